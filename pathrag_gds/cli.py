@@ -1,0 +1,75 @@
+"""Command line: `python -m pathrag_gds <command> ...`.
+
+Each command lives in `pathrag_gds/commands/<name>.py` with a `register(subparsers)` function that
+adds its parser and sets `func`. Errors a user can cause print one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from pathrag_gds import __version__
+from pathrag_gds.errors import PathRagError
+
+#: Command modules, in the order `--help` lists them.
+COMMAND_MODULES = [
+    "db",
+    "models",
+    "load",
+    "index",
+    "query",
+    "eval",
+    "intent",
+    "tune",
+    "serve",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (every command registered)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m pathrag_gds",
+        description="Path retrieval for Neo4j knowledge graphs (server-side beam search, ONNX scoring).",
+    )
+    parser.add_argument("--version", action="version", version=f"pathrag_gds {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"pathrag_gds.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"pathrag_gds.commands.{name}":
+                continue  # command not built yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 0 if args.command is None else 2
+    try:
+        return func(args)
+    except PathRagError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

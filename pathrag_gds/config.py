@@ -1,0 +1,166 @@
+"""Settings: one home for every knob, read from the environment (`NEO4J_*`, `PATHRAG_*`).
+
+Defaults follow the "Current Values" table of the PathRAG service specification.
+
+Example:
+    >>> s = Settings.from_env({"PATHRAG_TOP_N": "3"})
+    >>> s.top_n
+    3
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from pathrag_gds.errors import ConfigError
+
+#: The repository (or install) root: the parent of the package folder.
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT_DIR = PACKAGE_DIR.parent
+CYPHER_DIR = ROOT_DIR / "cypher" if (ROOT_DIR / "cypher").is_dir() else PACKAGE_DIR / "cypher"
+
+
+class ScoringMode(str, Enum):
+    """How raw model scores become path scores."""
+
+    OPTION_D = "option-d"  #: raw scores, no per-depth normalisation (the spec's default)
+    A3 = "a3"  #: min-max within each depth, minus `depth_penalty x depth`
+
+
+class Settings(BaseModel):
+    """All settings of pathrag_gds. Build with :meth:`from_env`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # --- connection -------------------------------------------------------------------------
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: str | None = None
+    neo4j_database: str = "neo4j"
+    #: True when NEO4J_URI came from the environment (a user's own server): never start a local one.
+    external_db: bool = False
+
+    # --- local server and files ----------------------------------------------------------------
+    home: Path = ROOT_DIR
+    neo4j_home: Path = ROOT_DIR / ".neo4j"
+    models_dir: Path = ROOT_DIR / "models"
+    bolt_port: int = 7687
+    http_port: int = 7474
+    heap: str = "2g"
+    pagecache: str = "1g"
+
+    # --- graph model (configurable so an existing graph can be used as it is) ------------------
+    entity_label: str = "Entity"
+    id_property: str = "id"
+    name_property: str = "name"
+    description_property: str = "description"
+    embedding_property: str = "embedding"
+    community_label: str = "Community"
+    community_rel: str = "AGGREGATES"
+    vector_index: str = "pathrag_entity_embedding"
+
+    # --- search (spec defaults) ----------------------------------------------------------------
+    top_n: int = Field(5, ge=1, le=100)
+    seed_n: int = Field(30, ge=1, le=500)
+    max_depth: int = Field(6, ge=0, le=10)
+    min_depth: int = Field(1, ge=0, le=10)
+    beam_width: int = Field(30, ge=1, le=1000)
+    expand_per_path: int = Field(20, ge=1, le=1000)
+    local_keep_m: int = Field(2, ge=1, le=100)
+    cap_per_relation: int = Field(50, ge=1, le=100000)
+    no_revisit: bool = True
+    min_score: float = 0.10
+    mode: ScoringMode = ScoringMode.OPTION_D
+    weight_rerank: float = 1.0
+    weight_depth_penalty: float = 0.2  #: used by A3 only
+    weight_length_penalty: float = 0.0
+
+    # --- models --------------------------------------------------------------------------------
+    embedding_model: str = "all-MiniLM-L6-v2"
+    quantization: str = "int8"
+    threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
+    batch_size: int = Field(64, ge=1, le=4096)
+
+    @field_validator("quantization")
+    @classmethod
+    def _check_quant(cls, v: str) -> str:
+        if v not in {"int8", "fp32"}:
+            raise ValueError("must be 'int8' or 'fp32'")
+        return v
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Read settings from environment variables, then apply keyword overrides.
+
+        `NEO4J_URI`, `NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE` set the connection; every other
+        field is `PATHRAG_<FIELD NAME IN UPPER CASE>` (e.g. `PATHRAG_TOP_N=10`).
+
+        Raises:
+            ConfigError: a variable holds a value of the wrong kind; the message names it.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        mapping = {
+            "NEO4J_URI": "neo4j_uri",
+            "NEO4J_USER": "neo4j_user",
+            "NEO4J_USERNAME": "neo4j_user",
+            "NEO4J_PASSWORD": "neo4j_password",
+            "NEO4J_DATABASE": "neo4j_database",
+        }
+        for var, field in mapping.items():
+            if env.get(var):
+                values[field] = env[var]
+        if env.get("NEO4J_URI"):
+            values["external_db"] = True
+        for field in cls.model_fields:
+            var = f"PATHRAG_{field.upper()}"
+            if var in env and env[var] != "":
+                values[field] = env[var]
+        if "home" in values:
+            home = Path(values["home"])
+            values.setdefault("neo4j_home", home / ".neo4j")
+            values.setdefault("models_dir", home / "models")
+        values.update(overrides)
+        try:
+            settings = cls(**values)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = str(first["loc"][0]) if first["loc"] else "?"
+            var = next((k for k, v in mapping.items() if v == field), f"PATHRAG_{field.upper()}")
+            raise ConfigError(f"invalid setting {var}: {first['msg']}. Fix the variable or unset it.") from exc
+        if "neo4j_uri" not in values and "bolt_port" in values:
+            settings = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{settings.bolt_port}"})
+        return settings
+
+    def resolved_password(self) -> str | None:
+        """The password to connect with: `NEO4J_PASSWORD`, else the local server's generated one."""
+        if self.neo4j_password:
+            return self.neo4j_password
+        if not self.external_db:
+            pw_file = self.neo4j_home / "password"
+            if pw_file.is_file():
+                return pw_file.read_text(encoding="utf-8").strip()
+        return None
+
+
+_settings: Settings | None = None
+
+
+def get_settings() -> Settings:
+    """The process-wide settings, read from the environment once."""
+    global _settings
+    if _settings is None:
+        _settings = Settings.from_env()
+    return _settings
+
+
+def reset_settings() -> None:
+    """Forget cached settings (tests change the environment)."""
+    global _settings
+    _settings = None

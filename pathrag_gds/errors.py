@@ -1,0 +1,27 @@
+"""Errors a user can cause, each carrying a message that says what to do."""
+
+from __future__ import annotations
+
+
+class PathRagError(Exception):
+    """Base class: the message is shown to the user as one line, without a traceback."""
+
+
+class ConfigError(PathRagError):
+    """A setting is missing or invalid."""
+
+
+class DatabaseUnavailable(PathRagError):
+    """Neo4j cannot be reached or refused the credentials."""
+
+
+class SchemaError(PathRagError):
+    """The graph lacks something the query needs (label, relationship type, vector index, data)."""
+
+
+class ModelError(PathRagError):
+    """A model file is missing or unusable."""
+
+
+class InvalidInput(PathRagError):
+    """A question or parameter is out of range."""

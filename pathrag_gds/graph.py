@@ -1,0 +1,283 @@
+"""The only module that talks to Neo4j: the driver, the Cypher files, round-trip counting.
+
+Every statement lives in `cypher/<name>.cypher` and takes `$parameters`. Where a label, relationship
+type or property name must be spliced in (Cypher cannot parameterize them), the file writes
+`{{name}}`; :meth:`Graph.render` fills it with a backtick-quoted identifier that was checked first.
+
+Example:
+    >>> g = Graph.connect()  # doctest: +SKIP
+    >>> g.read("ping")  # doctest: +SKIP
+    [{'ok': 1}]
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, LiteralString, cast
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, Query, RoutingControl
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
+
+from pathrag_gds.config import CYPHER_DIR, Settings, get_settings
+from pathrag_gds.errors import DatabaseUnavailable, SchemaError
+
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def quote_identifier(name: str) -> str:
+    """Backtick-quote a label, type or property name for splicing into Cypher.
+
+    Raises:
+        SchemaError: the name is empty or holds characters outside letters, digits and `_`.
+    """
+    if not _IDENT.match(name):
+        raise SchemaError(
+            f"invalid graph identifier {name!r}: use letters, digits and '_' only (it names a label, "
+            "relationship type or property)"
+        )
+    return f"`{name}`"
+
+
+@lru_cache(maxsize=None)
+def load_cypher(name: str, cypher_dir: Path = CYPHER_DIR) -> str:
+    """The text of `cypher/<name>.cypher`."""
+    path = cypher_dir / f"{name}.cypher"
+    if not path.is_file():
+        raise FileNotFoundError(f"no Cypher statement {path}")
+    return path.read_text(encoding="utf-8")
+
+
+class RoundTripCounter:
+    """Counts database calls and the time they took (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+        self.seconds = 0.0
+
+    def add(self, seconds: float) -> None:
+        """Record one round trip."""
+        with self._lock:
+            self.count += 1
+            self.seconds += seconds
+
+
+def _unavailable_message(settings: Settings, exc: Exception) -> str:
+    if settings.external_db:
+        hint = "check NEO4J_URI and that the server is up"
+    else:
+        hint = "start the local server with `python -m pathrag_gds db start`, or set NEO4J_URI to your own"
+    return f"cannot reach Neo4j at {settings.neo4j_uri} ({type(exc).__name__}): {hint}"
+
+
+class Graph:
+    """A connection to one Neo4j database, running the statements of `cypher/`."""
+
+    def __init__(self, driver: Driver, settings: Settings) -> None:
+        self.driver = driver
+        self.settings = settings
+        self.database = settings.neo4j_database
+
+    @classmethod
+    def connect(cls, settings: Settings | None = None, verify: bool = True) -> Graph:
+        """Open a driver from settings and (by default) check that the server answers.
+
+        Raises:
+            DatabaseUnavailable: the server cannot be reached or refused the credentials.
+        """
+        settings = settings or get_settings()
+        password = settings.resolved_password()
+        auth = (settings.neo4j_user, password) if password else None
+        try:
+            driver = GraphDatabase.driver(
+                settings.neo4j_uri,
+                auth=auth,
+                connection_acquisition_timeout=10.0,
+                max_connection_pool_size=50,
+                notifications_min_severity="OFF",
+            )
+        except ValueError as exc:
+            raise DatabaseUnavailable(
+                f"NEO4J_URI {settings.neo4j_uri!r} is not a Neo4j URI ({exc}); use e.g. bolt://host:7687 "
+                "or neo4j://host:7687"
+            ) from exc
+        graph = cls(driver, settings)
+        if verify:
+            graph.verify()
+        return graph
+
+    def verify(self) -> None:
+        """Check connectivity and credentials with one `RETURN 1`.
+
+        Raises:
+            DatabaseUnavailable: with a message that says what to do.
+        """
+        try:
+            self.driver.verify_connectivity()
+            self.driver.execute_query("RETURN 1", database_=self.database, routing_=RoutingControl.READ)
+        except AuthError as exc:
+            raise DatabaseUnavailable(
+                f"Neo4j at {self.settings.neo4j_uri} refused the credentials of user "
+                f"{self.settings.neo4j_user!r}: set NEO4J_USER / NEO4J_PASSWORD"
+            ) from exc
+        except (ServiceUnavailable, SessionExpired, OSError) as exc:
+            raise DatabaseUnavailable(_unavailable_message(self.settings, exc)) from exc
+        except ClientError as exc:
+            if "database" in (exc.message or "").lower():
+                raise DatabaseUnavailable(
+                    f"Neo4j has no database {self.database!r}: set NEO4J_DATABASE to an existing one"
+                ) from exc
+            raise
+
+    def close(self) -> None:
+        """Close the driver."""
+        self.driver.close()
+
+    def __enter__(self) -> Graph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- statements ---------------------------------------------------------------------------
+
+    def identifiers(self) -> dict[str, str]:
+        """The configured names that Cypher files may splice in, quoted."""
+        s = self.settings
+        names = {
+            "entity_label": s.entity_label,
+            "id": s.id_property,
+            "name": s.name_property,
+            "description": s.description_property,
+            "embedding": s.embedding_property,
+            "community_label": s.community_label,
+            "community_rel": s.community_rel,
+            "vector_index": s.vector_index,
+        }
+        return {k: quote_identifier(v) for k, v in names.items()}
+
+    def render(self, name: str, extra: Mapping[str, str] | None = None) -> str:
+        """The statement `cypher/<name>.cypher` with its `{{placeholders}}` filled and quoted."""
+        text = load_cypher(name)
+        values = self.identifiers()
+        if extra:
+            values.update({k: quote_identifier(v) for k, v in extra.items()})
+
+        def fill(m: re.Match[str]) -> str:
+            key = m.group(1)
+            if key not in values:
+                raise KeyError(f"cypher/{name}.cypher needs a value for {{{{{key}}}}}")
+            return values[key]
+
+        return _PLACEHOLDER.sub(fill, text)
+
+    def _run(
+        self,
+        name: str,
+        params: Mapping[str, Any],
+        *,
+        write: bool,
+        counter: RoundTripCounter | None,
+        extra: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> list[dict[str, Any]]:
+        import time
+
+        text = self.render(name, extra)
+        query = Query(cast(LiteralString, text), timeout=timeout)
+
+        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
+            return [r.data() for r in tx.run(query, dict(params))]
+
+        t0 = time.perf_counter()
+        try:
+            with self.driver.session(database=self.database) as session:
+                if write:
+                    rows = session.execute_write(work)
+                else:
+                    rows = session.execute_read(work)
+        except AuthError as exc:
+            raise DatabaseUnavailable(
+                f"Neo4j refused the credentials of user {self.settings.neo4j_user!r}: set NEO4J_PASSWORD"
+            ) from exc
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise DatabaseUnavailable(_unavailable_message(self.settings, exc)) from exc
+        finally:
+            if counter is not None:
+                counter.add(time.perf_counter() - t0)
+        return rows
+
+    def read(
+        self,
+        name: str,
+        counter: RoundTripCounter | None = None,
+        extra: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+        **params: Any,
+    ) -> list[dict[str, Any]]:
+        """Run `cypher/<name>.cypher` in a READ transaction and return its rows as dicts."""
+        return self._run(name, params, write=False, counter=counter, extra=extra, timeout=timeout)
+
+    def write(
+        self,
+        name: str,
+        counter: RoundTripCounter | None = None,
+        extra: Mapping[str, str] | None = None,
+        **params: Any,
+    ) -> list[dict[str, Any]]:
+        """Run `cypher/<name>.cypher` in a WRITE transaction and return its rows as dicts."""
+        return self._run(name, params, write=True, counter=counter, extra=extra)
+
+    def schema_command(self, name: str, extra: Mapping[str, str] | None = None, **params: Any) -> None:
+        """Run a schema statement (index, constraint) in an auto-commit transaction."""
+        text = self.render(name, extra)
+        try:
+            self.driver.execute_query(cast(LiteralString, text), params, database_=self.database)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise DatabaseUnavailable(_unavailable_message(self.settings, exc)) from exc
+
+    # --- schema checks --------------------------------------------------------------------------
+
+    def schema(self) -> dict[str, set[str]]:
+        """Labels, relationship types and property keys that exist in the database."""
+        rows = self.read("schema_names")
+        row = rows[0] if rows else {}
+        return {
+            "labels": set(row.get("labels", [])),
+            "types": set(row.get("types", [])),
+            "properties": set(row.get("properties", [])),
+        }
+
+    def check_names(self, labels: Iterable[str] = (), types: Iterable[str] = ()) -> None:
+        """Refuse labels or relationship types that the database does not have.
+
+        Raises:
+            SchemaError: naming the unknown ones and the ones that exist.
+        """
+        schema = self.schema()
+        bad_labels = sorted(set(labels) - schema["labels"])
+        bad_types = sorted(set(types) - schema["types"])
+        if bad_labels:
+            raise SchemaError(
+                f"label(s) {bad_labels} are not in the database (it has {sorted(schema['labels'])}); "
+                "fix PATHRAG_ENTITY_LABEL / PATHRAG_COMMUNITY_LABEL or load data first"
+            )
+        if bad_types:
+            raise SchemaError(
+                f"relationship type(s) {bad_types} are not in the database (it has "
+                f"{sorted(schema['types'])}); fix the relation whitelist or load data first"
+            )
+
+
+__all__ = ["Graph", "Neo4jError", "RoundTripCounter", "load_cypher", "quote_identifier"]
