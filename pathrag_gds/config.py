@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ ROOT_DIR = PACKAGE_DIR.parent
 CYPHER_DIR = ROOT_DIR / "cypher" if (ROOT_DIR / "cypher").is_dir() else PACKAGE_DIR / "cypher"
 
 
-class ScoringMode(str, Enum):
+class ScoringMode(StrEnum):
     """How raw model scores become path scores."""
 
     OPTION_D = "option-d"  #: raw scores, no per-depth normalisation (the spec's default)
@@ -133,7 +133,8 @@ class Settings(BaseModel):
             first = exc.errors()[0]
             field = str(first["loc"][0]) if first["loc"] else "?"
             var = next((k for k, v in mapping.items() if v == field), f"PATHRAG_{field.upper()}")
-            raise ConfigError(f"invalid setting {var}: {first['msg']}. Fix the variable or unset it.") from exc
+            msg = f"invalid setting {var}: {first['msg']}. Fix the variable or unset it."
+            raise ConfigError(msg) from exc
         if "neo4j_uri" not in values and "bolt_port" in values:
             settings = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{settings.bolt_port}"})
         return settings

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, LiteralString, cast
+from typing import Any
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, Query, RoutingControl
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, unit_of_work
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -49,7 +49,7 @@ def quote_identifier(name: str) -> str:
     return f"`{name}`"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_cypher(name: str, cypher_dir: Path = CYPHER_DIR) -> str:
     """The text of `cypher/<name>.cypher`."""
     path = cypher_dir / f"{name}.cypher"
@@ -195,18 +195,15 @@ class Graph:
         import time
 
         text = self.render(name, extra)
-        query = Query(cast(LiteralString, text), timeout=timeout)
 
+        @unit_of_work(timeout=timeout)
         def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
-            return [r.data() for r in tx.run(query, dict(params))]
+            return [r.data() for r in tx.run(text, dict(params))]
 
         t0 = time.perf_counter()
         try:
             with self.driver.session(database=self.database) as session:
-                if write:
-                    rows = session.execute_write(work)
-                else:
-                    rows = session.execute_read(work)
+                rows = session.execute_write(work) if write else session.execute_read(work)
         except AuthError as exc:
             raise DatabaseUnavailable(
                 f"Neo4j refused the credentials of user {self.settings.neo4j_user!r}: set NEO4J_PASSWORD"
@@ -243,7 +240,7 @@ class Graph:
         """Run a schema statement (index, constraint) in an auto-commit transaction."""
         text = self.render(name, extra)
         try:
-            self.driver.execute_query(cast(LiteralString, text), params, database_=self.database)
+            self.driver.execute_query(text, params, database_=self.database)
         except (ServiceUnavailable, SessionExpired) as exc:
             raise DatabaseUnavailable(_unavailable_message(self.settings, exc)) from exc
 
