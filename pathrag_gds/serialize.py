@@ -1,0 +1,147 @@
+"""Path and entity serialization: the text the scorer reads.
+
+A path text is a natural-language summary of the chain first (one sentence per hop, active or
+passive phrasing from the ontology, relation attributes in parentheses), then ` ||| `, then every
+entity's attribute text. The whole stays within the model's token limit: the summary is kept, and
+entity texts are shortened sentence by sentence when needed.
+
+Example:
+    >>> jane = EntityRecord("jane", ("Person",), "Jane", "Bob's owner.", {"age": 34})
+    >>> entity_text(jane)
+    "Jane is a Person. Jane's description is Bob's owner. Jane's age is 34."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import EntityRecord, Path
+
+#: Keys never written as attributes.
+SYSTEM_KEYS = frozenset(
+    {"id", "label", "labels", "name", "embedding", "seed_score", "community_id", "_relationships_loaded"}
+)
+SEPARATOR = " ||| "
+
+TokenCounter = Callable[[str], int]
+
+
+def approx_tokens(text: str) -> int:
+    """A cheap upper estimate of WordPiece tokens (used when no tokenizer is given)."""
+    return int(len(text.split()) * 1.35) + 2
+
+
+def _clean(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        text = ", ".join(_clean(v) for v in value)
+    else:
+        text = str(value)
+    return " ".join(text.split()).rstrip(".")
+
+
+def humanize_key(key: str) -> str:
+    """`fur_color` -> `fur color`."""
+    return key.replace("_", " ").strip()
+
+
+def entity_sentences(entity: EntityRecord) -> list[str]:
+    """The entity's attribute text as sentences: type first, then description, then attributes."""
+    name = _clean(entity.name) or entity.id
+    out = [f"{name} is a {entity.label}."]
+    if entity.description:
+        out.append(f"{name}'s description is {_clean(entity.description)}.")
+    for key, value in entity.attributes.items():
+        if key in SYSTEM_KEYS or key == "description" or value is None or value == "":
+            continue
+        out.append(f"{name}'s {humanize_key(key)} is {_clean(value)}.")
+    return out
+
+
+def entity_text(entity: EntityRecord) -> str:
+    """One entity as text: also the text embedded into the vector index."""
+    return " ".join(entity_sentences(entity))
+
+
+def _rel_attrs(attrs: Mapping[str, Any]) -> str:
+    parts = [
+        f"{humanize_key(k)} is {_clean(v)}"
+        for k, v in attrs.items()
+        if k not in SYSTEM_KEYS and v is not None and v != ""
+    ]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def chain_summary(path: Path, entities: Mapping[str, EntityRecord], ontology: Ontology) -> str:
+    """One sentence per hop, in walk order: `Bob is owned by Jane. Jane lives in ...`."""
+    if path.depth == 0:
+        e = entities[path.start]
+        return f"{_clean(e.name)} is a {e.label}."
+    sentences = []
+    for i, edge in enumerate(path.edges):
+        here = _clean(entities[path.node_ids[i]].name)
+        there = _clean(entities[path.node_ids[i + 1]].name)
+        rel = ontology.relation(edge.type)
+        attrs = _rel_attrs(edge.attributes)
+        if edge.direction == "out":
+            sentences.append(f"{here} {rel.phrase} {there}{attrs}.")
+        elif rel.inverse_phrase:
+            sentences.append(f"{here} {rel.inverse_phrase} {there}{attrs}.")
+        else:
+            sentences.append(f"{there} {rel.phrase} {here}{attrs}.")
+    return " ".join(sentences)
+
+
+def path_context(path: Path, entities: Mapping[str, EntityRecord]) -> list[str]:
+    """`A -> REL -> B` strings, one per hop (the HTTP API's `path_context`), arrows as stored."""
+    out = []
+    for i, edge in enumerate(path.edges):
+        a = entities[path.node_ids[i]].name
+        b = entities[path.node_ids[i + 1]].name
+        out.append(f"{a} -> {edge.type} -> {b}" if edge.direction == "out" else f"{a} <- {edge.type} <- {b}")
+    return out
+
+
+def serialize_path(
+    path: Path,
+    entities: Mapping[str, EntityRecord],
+    ontology: Ontology,
+    *,
+    max_tokens: int = 256,
+    count_tokens: TokenCounter = approx_tokens,
+) -> str:
+    """The scorer's text for a path: `summary ||| entity texts`, within `max_tokens`.
+
+    The summary always stays whole. When the entity texts do not fit, each entity keeps its leading
+    sentences (type, description, then attributes) up to an equal share of what is left, so no
+    entity is dropped and the end of the text is never cut off blindly.
+    """
+    summary = chain_summary(path, entities, ontology)
+    seen: list[str] = []
+    for nid in path.node_ids:
+        if nid not in seen:
+            seen.append(nid)
+    per_entity = [entity_sentences(entities[n]) for n in seen]
+    full = summary + SEPARATOR + " ".join(" ".join(s) for s in per_entity)
+    if count_tokens(full) <= max_tokens:
+        return full
+    budget = max_tokens - count_tokens(summary + SEPARATOR)
+    if budget <= 0:
+        return summary
+    share = max(budget // len(per_entity), 1)
+    kept: list[str] = []
+    for sentences in per_entity:
+        taken: list[str] = []
+        for s in sentences:
+            if taken and count_tokens(" ".join([*taken, s])) > share:
+                break
+            taken.append(s)
+        kept.append(" ".join(taken))
+    return summary + SEPARATOR + " ".join(kept)
+
+
+def answer_candidates(path: Path, exclude: Sequence[str] = ()) -> list[str]:
+    """Entity ids that may answer the question, best first: from the end of the path backwards."""
+    out = [n for n in reversed(path.node_ids) if n not in exclude]
+    return out or [path.end]
