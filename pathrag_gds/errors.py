@@ -25,3 +25,11 @@ class ModelError(PathRagError):
 
 class InvalidInput(PathRagError):
     """A question or parameter is out of range."""
+
+
+class QueryTimeout(PathRagError):
+    """A query ran past its time limit."""
+
+
+class QueryCancelled(PathRagError):
+    """A query was cancelled by its caller (e.g. the HTTP client went away)."""

@@ -1,0 +1,37 @@
+// One hop for the WHOLE beam in one round trip.
+// $beam: [{pid, frontier, nodes: [ids on the path], keys: [edge keys of the path]}]
+// $rels: relationship types that may be walked (the whitelist); $cap: at most this many
+// neighbours per relationship type and parent (the hub cap); $limit: expand_per_path;
+// $no_revisit: skip neighbours already on the path; $qvec: the question embedding for the
+// pre-sort; $known: entity ids whose properties the caller already holds (not sent again).
+// Each row is one extension: parent, the stored relationship (source, type, target, properties),
+// the walk direction, the neighbour, and the canonical direction-agnostic key of the new path.
+UNWIND $beam AS b
+MATCH (f:{{entity_label}} {id: b.frontier})
+CALL (f, b) {
+  MATCH (f)-[r]-(n:{{entity_label}})
+  WHERE type(r) IN $rels
+    AND (NOT $no_revisit OR NOT n.{{id}} IN b.nodes)
+  WITH r, n, type(r) AS rel_type,
+       coalesce(vector.similarity.cosine($qvec, n.{{embedding}}), 0.0) AS sim
+  ORDER BY sim DESC
+  WITH rel_type, collect({r: r, n: n, sim: sim})[0..$cap] AS capped
+  UNWIND capped AS c
+  WITH c
+  ORDER BY c.sim DESC
+  LIMIT $limit
+  RETURN c.r AS r, c.n AS n, c.sim AS sim
+}
+WITH b, r, n, sim, startNode(r).{{id}} AS src, endNode(r).{{id}} AS tgt
+WITH b, r, n, sim, src, tgt, src + ':' + type(r) + ':' + tgt AS ek
+RETURN b.pid AS pid,
+       type(r) AS type,
+       src, tgt,
+       CASE WHEN src = b.frontier THEN 'out' ELSE 'in' END AS direction,
+       properties(r) AS rel_props,
+       n.{{id}} AS id,
+       CASE WHEN n.{{id}} IN $known THEN null
+            ELSE {labels: [l IN labels(n) WHERE l <> $entity_label],
+                  props: apoc.map.removeKey(properties(n), $embedding_key)} END AS entity,
+       sim,
+       apoc.text.join(apoc.coll.sort(b.keys + [ek]), '|') AS key

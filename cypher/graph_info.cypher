@@ -1,0 +1,12 @@
+// What the service needs to know once at start-up: communities with their sizes, and the
+// labels and relationship types present.
+CALL (*) {
+  OPTIONAL MATCH (c:{{community_label}})
+  WITH c WHERE c IS NOT NULL
+  RETURN collect({id: c.id, ontology_id: c.ontology_id,
+                  size: COUNT { (c)-[:{{community_rel}}]->() }}) AS communities
+}
+CALL db.labels() YIELD label
+WITH communities, collect(label) AS labels
+CALL db.relationshipTypes() YIELD relationshipType
+RETURN communities, labels, collect(relationshipType) AS types

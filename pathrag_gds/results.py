@@ -1,0 +1,106 @@
+"""Typed results of a query: paths with nodes, edges, score parts, answers and sources."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class NodeOut(BaseModel):
+    """An entity on a path."""
+
+    id: str
+    name: str
+    labels: list[str]
+    description: str = ""
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class EdgeOut(BaseModel):
+    """A relationship on a path, as stored (source -> target) and as walked (direction)."""
+
+    type: str
+    source: str
+    target: str
+    direction: Literal["out", "in"]
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class AnswerCandidate(BaseModel):
+    """An entity on the path that may answer the question."""
+
+    id: str
+    name: str
+    labels: list[str]
+    reason: str = ""
+
+
+class SourceChunk(BaseModel):
+    """A passage of source text that mentions an entity of the path."""
+
+    id: str
+    text: str
+    source: str | None = None
+    entity_id: str
+
+
+class PathResult(BaseModel):
+    """One retrieved path."""
+
+    rank: int
+    score: float
+    score_parts: dict[str, float] = Field(default_factory=dict)
+    depth: int
+    key: str
+    text: str
+    path_context: list[str]
+    nodes: list[NodeOut]
+    edges: list[EdgeOut]
+    answer_candidates: list[AnswerCandidate]
+    sources: list[SourceChunk] = Field(default_factory=list)
+
+    @property
+    def node_ids(self) -> list[str]:
+        """Ids of the path's nodes, in walk order."""
+        return [n.id for n in self.nodes]
+
+
+class Seed(BaseModel):
+    """A seed entity from the vector index."""
+
+    id: str
+    name: str
+    labels: list[str]
+    similarity: float
+
+
+class DepthStat(BaseModel):
+    """What one depth did."""
+
+    depth: int
+    beam_in: int
+    candidates: int
+    scored: int
+    kept: int
+    seconds: float
+
+
+class PathRagResult(BaseModel):
+    """The answer to one query."""
+
+    query: str
+    mode: str
+    scorer: str
+    community_id: str | None = None
+    paths: list[PathResult]
+    seeds: list[Seed]
+    timings_ms: dict[str, float]
+    round_trips: int
+    depths: list[DepthStat] = Field(default_factory=list)
+    explored: int = 0
+
+    @property
+    def best(self) -> PathResult | None:
+        """The #1 path, if any."""
+        return self.paths[0] if self.paths else None

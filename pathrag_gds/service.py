@@ -1,0 +1,648 @@
+"""The public API: `get_pathrag_service().pathrag(question)`.
+
+The search is the specification's beam: seeds from the vector index (depth 0, scored like any
+path), then one hop per depth for the WHOLE beam in one Cypher round trip (whitelist, per-relation
+cap, no-revisit, pre-sort and canonical keys computed in Neo4j), batched scoring, local keep per
+parent, global dedup and trim, best score per canonical key, top-N at the end.
+
+Example:
+    >>> from pathrag_gds import get_pathrag_service  # doctest: +SKIP
+    >>> result = get_pathrag_service().pathrag("Who owns Bob the Cat?")  # doctest: +SKIP
+    >>> result.paths[0].answer_candidates[0].name  # doctest: +SKIP
+    'Jane'
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all, mode_scores
+from pathrag_gds.config import ScoringMode, Settings, get_settings
+from pathrag_gds.errors import InvalidInput, QueryCancelled, QueryTimeout, SchemaError
+from pathrag_gds.graph import Graph, RoundTripCounter
+from pathrag_gds.ontology import EntityType, Ontology, RelationType
+from pathrag_gds.paths import Edge, EntityRecord, Path
+from pathrag_gds.results import (
+    AnswerCandidate,
+    DepthStat,
+    EdgeOut,
+    NodeOut,
+    PathRagResult,
+    PathResult,
+    Seed,
+    SourceChunk,
+)
+from pathrag_gds.serialize import answer_candidates, approx_tokens, path_context, serialize_path
+
+log = logging.getLogger(__name__)
+
+#: Relationship types that hold structure, not facts: never walked even without an ontology.
+STRUCTURAL_TYPES = frozenset({"AGGREGATES", "MENTIONED_IN", "HAS_ENTITY_TYPE", "HAS_RELATION_TYPE"})
+MAX_QUESTION_CHARS = 2000
+MAX_DEPTH_LIMIT = 10
+
+DepthCallback = Callable[[int, list[PathResult]], None]
+
+
+@runtime_checkable
+class PathRagInterface(Protocol):
+    """What services call: one question in, ranked paths out."""
+
+    def pathrag(
+        self,
+        query: str,
+        community_id: str | None = None,
+        ontology_id: str | None = None,
+        top_n: int | None = None,
+        max_depth: int | None = None,
+        seed_n: int | None = None,
+    ) -> PathRagResult:
+        """Return the top-N paths that answer `query`."""
+        ...
+
+
+@dataclass
+class GraphInfo:
+    """What the service reads once at start-up (and on `refresh()`)."""
+
+    communities: dict[str, dict[str, Any]]
+    labels: set[str]
+    types: set[str]
+    index_state: str | None
+    ontologies: dict[str, Ontology] = field(default_factory=dict)
+
+
+@dataclass
+class _QueryState:
+    query: str
+    qvec: list[float]
+    entities: dict[str, EntityRecord]
+    named: set[str]
+    counter: RoundTripCounter
+    timings: dict[str, float]
+    deadline: float | None
+    cancel: threading.Event | None
+
+    def check(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise QueryCancelled("the query was cancelled")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise QueryTimeout(
+                "the query ran past its time limit: lower max_depth / seed_n, or raise the limit"
+            )
+
+    def tick(self, stage: str, t0: float) -> None:
+        self.timings[stage] = self.timings.get(stage, 0.0) + (time.perf_counter() - t0) * 1000.0
+
+
+class PathRag:
+    """Beam-style multi-hop path retrieval over one Neo4j database.
+
+    Args:
+        settings: all knobs; defaults from the environment.
+        graph: an open connection; opened from settings when omitted.
+        scorer: the path scorer; the configured default (bi-encoder) when omitted.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        graph: Graph | None = None,
+        scorer: Any | None = None,
+        embedder: Any | None = None,
+    ) -> None:
+        self.settings = settings or get_settings()
+        self._graph = graph
+        self._scorer = scorer
+        self._embedder = embedder
+        self._info: GraphInfo | None = None
+        self._lock = threading.Lock()
+
+    # --- parts, created lazily ------------------------------------------------------------------
+
+    @property
+    def graph(self) -> Graph:
+        """The database connection."""
+        if self._graph is None:
+            with self._lock:
+                if self._graph is None:
+                    self._graph = Graph.connect(self.settings)
+        return self._graph
+
+    @property
+    def embedder(self) -> Any:
+        """The question/entity embedder (ONNX)."""
+        if self._embedder is None:
+            from pathrag_gds.encoders import get_embedder
+
+            self._embedder = get_embedder(self.settings)
+        return self._embedder
+
+    @property
+    def scorer(self) -> Any:
+        """The path scorer."""
+        if self._scorer is None:
+            from pathrag_gds.scoring import get_scorer
+
+            self._scorer = get_scorer(self.settings)
+        return self._scorer
+
+    def refresh(self) -> GraphInfo:
+        """Re-read communities, schema, index state and ontologies from the database."""
+        g = self.graph
+        rows = g.read("graph_info", index_name=self.settings.vector_index)
+        row = rows[0] if rows else {"communities": [], "labels": [], "types": []}
+        idx = g.read("index_state", index_name=self.settings.vector_index)
+        ontologies: dict[str, Ontology] = {}
+        for o in g.read("ontology_read", ontology_id=None):
+            ontologies[o["id"]] = Ontology.from_mapping(
+                {
+                    "id": o["id"],
+                    "entity_types": o["entity_types"],
+                    "relationship_types": [
+                        {
+                            "type": r["type"],
+                            "phrase": r.get("phrase"),
+                            "inverse_phrase": r.get("inverse_phrase"),
+                            "description": r.get("description") or "",
+                            "source": r.get("source_labels") or [],
+                            "target": r.get("target_labels") or [],
+                        }
+                        for r in o["relation_types"]
+                    ],
+                }
+            )
+        info = GraphInfo(
+            communities={c["id"]: c for c in row["communities"]},
+            labels=set(row["labels"]),
+            types=set(row["types"]),
+            index_state=idx[0]["state"] if idx else None,
+            ontologies=ontologies,
+        )
+        self._info = info
+        return info
+
+    @property
+    def info(self) -> GraphInfo:
+        """Start-up facts about the graph (read once, cached)."""
+        return self._info if self._info is not None else self.refresh()
+
+    def ontology_for(self, community_id: str | None, ontology_id: str | None) -> Ontology:
+        """The ontology that governs a query: named, the community's, or all stored ones merged.
+
+        A graph without a stored ontology gets one inferred from its labels and relationship
+        types (minus structural ones), with a warning.
+        """
+        info = self.info
+        if ontology_id is not None:
+            if ontology_id not in info.ontologies:
+                raise InvalidInput(
+                    f"unknown ontology {ontology_id!r}; the graph has {sorted(info.ontologies) or 'none'}"
+                )
+            return info.ontologies[ontology_id]
+        if community_id is not None:
+            oid = info.communities.get(community_id, {}).get("ontology_id")
+            if oid in info.ontologies:
+                return info.ontologies[oid]
+        if info.ontologies:
+            if len(info.ontologies) == 1:
+                return next(iter(info.ontologies.values()))
+            merged: dict[str, RelationType] = {}
+            ets: list[EntityType] = []
+            for o in info.ontologies.values():
+                ets.extend(o.entity_types)
+                for r in o.relation_types:
+                    merged.setdefault(r.type, r)
+            return Ontology("merged", tuple(ets), tuple(merged.values()))
+        log.warning(
+            "the graph stores no ontology: walking every relationship type except structural ones; "
+            "load an ontology for readable phrasing and intent"
+        )
+        return Ontology.inferred_from(
+            info.labels - {self.settings.entity_label, self.settings.community_label},
+            info.types - STRUCTURAL_TYPES,
+        )
+
+    # --- validation -----------------------------------------------------------------------------
+
+    def _validate(
+        self, query: str, top_n: int, max_depth: int, seed_n: int, community_id: str | None
+    ) -> None:
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("the question is empty: pass a question in words")
+        if len(query) > MAX_QUESTION_CHARS:
+            raise InvalidInput(f"the question is {len(query)} characters; keep it under {MAX_QUESTION_CHARS}")
+        if not 0 <= max_depth <= MAX_DEPTH_LIMIT:
+            raise InvalidInput(f"max_depth must be between 0 and {MAX_DEPTH_LIMIT} (got {max_depth})")
+        if not 1 <= top_n <= 100:
+            raise InvalidInput(f"top_n must be between 1 and 100 (got {top_n})")
+        if not 1 <= seed_n <= 500:
+            raise InvalidInput(f"seed_n must be between 1 and 500 (got {seed_n})")
+        info = self.info
+        if community_id is not None and community_id not in info.communities:
+            info = self.refresh()
+            if community_id not in info.communities:
+                known = sorted(info.communities)
+                raise InvalidInput(f"unknown community {community_id!r}; the graph has {known or 'none'}")
+        if self.settings.entity_label not in info.labels:
+            raise SchemaError(
+                f"the graph has no {self.settings.entity_label!r} nodes: load data first "
+                "(`python -m pathrag_gds load demo`) or set PATHRAG_ENTITY_LABEL to your entity label"
+            )
+        if info.index_state is None:
+            info = self.refresh()
+            if info.index_state is None:
+                raise SchemaError(
+                    f"the vector index {self.settings.vector_index!r} does not exist: "
+                    "run `python -m pathrag_gds index`"
+                )
+
+    # --- the search -----------------------------------------------------------------------------
+
+    def pathrag(
+        self,
+        query: str,
+        community_id: str | None = None,
+        ontology_id: str | None = None,
+        top_n: int | None = None,
+        max_depth: int | None = None,
+        seed_n: int | None = None,
+        *,
+        mode: ScoringMode | str | None = None,
+        relations: Sequence[str] | None = None,
+        on_depth: DepthCallback | None = None,
+        cancel: threading.Event | None = None,
+        timeout: float | None = None,
+    ) -> PathRagResult:
+        """Return the top-N paths that answer `query`.
+
+        Args:
+            query: the question, in words.
+            community_id: confine seeds and walks to one community.
+            ontology_id: the ontology whose relationship types may be walked.
+            top_n: paths to return.
+            max_depth: longest path, in hops (0 = seeds only).
+            seed_n: seed entities taken from the vector index.
+            mode: `option-d` (raw scores) or `a3` (per-depth min-max minus a depth penalty).
+            relations: walk only these relationship types (must exist in the database).
+            on_depth: called after each depth with that depth's best paths (for streaming).
+            cancel: set it to stop the search between depths.
+            timeout: seconds; past it the search stops with `QueryTimeout`.
+
+        Raises:
+            InvalidInput: a bad question or parameter.
+            SchemaError: the graph lacks data, the index, or a named relationship type.
+            DatabaseUnavailable: Neo4j cannot be reached.
+        """
+        s = self.settings
+        top_n = s.top_n if top_n is None else top_n
+        max_depth = s.max_depth if max_depth is None else max_depth
+        seed_n = s.seed_n if seed_n is None else seed_n
+        mode = ScoringMode(mode) if mode is not None else s.mode
+        self._validate(query, top_n, max_depth, seed_n, community_id)
+        ontology = self.ontology_for(community_id, ontology_id)
+        whitelist = self._whitelist(ontology, relations)
+
+        t_start = time.perf_counter()
+        state = _QueryState(
+            query=query,
+            qvec=[],
+            entities={},
+            named=set(),
+            counter=RoundTripCounter(),
+            timings={},
+            deadline=(time.monotonic() + timeout) if timeout else None,
+            cancel=cancel,
+        )
+        qscorer = self.scorer.for_question(query)
+
+        # 1) seeds
+        t0 = time.perf_counter()
+        state.qvec = [float(x) for x in self.embedder.encode([query])[0]]
+        state.tick("embed", t0)
+        t0 = time.perf_counter()
+        seeds = self._seeds(state, seed_n, community_id)
+        state.tick("seed", t0)
+        state.named = self._named_in(query, state.entities.values())
+
+        candidates = Candidates()
+        depth_stats: list[DepthStat] = []
+        beam: list[ScoredPath] = []
+        if seeds:
+            t_depth = time.perf_counter()
+            paths0 = [Path((sd.id,)) for sd in seeds]
+            scored0 = self._score(state, qscorer, ontology, paths0, [None] * len(paths0), 0, mode)
+            candidates.extend(scored0)
+            t0 = time.perf_counter()
+            beam = global_keep(scored0, s.beam_width)
+            state.tick("prune", t0)
+            depth_stats.append(
+                DepthStat(
+                    depth=0,
+                    beam_in=0,
+                    candidates=len(paths0),
+                    scored=len(paths0),
+                    kept=len(beam),
+                    seconds=time.perf_counter() - t_depth,
+                )
+            )
+            if on_depth is not None:
+                on_depth(0, self._results(state, beam[:top_n], ontology, with_sources=False))
+
+        # 2) expansion, one round trip per depth
+        for depth in range(1, max_depth + 1):
+            if not beam:
+                break
+            state.check()
+            t_depth = time.perf_counter()
+            t0 = time.perf_counter()
+            children, parents = self._expand(state, beam, whitelist)
+            state.tick("expand", t0)
+            if not children:
+                depth_stats.append(
+                    DepthStat(
+                        depth=depth,
+                        beam_in=len(beam),
+                        candidates=0,
+                        scored=0,
+                        kept=0,
+                        seconds=time.perf_counter() - t_depth,
+                    )
+                )
+                break
+            scored = self._score(state, qscorer, ontology, children, parents, depth, mode)
+            t0 = time.perf_counter()
+            if depth >= s.min_depth:
+                scored = [x for x in scored if (x.raw if x.raw is not None else x.score) >= s.min_score]
+            candidates.extend(scored)
+            kept = local_keep_all(scored, s.local_keep_m, depth, s.min_depth)
+            beam = global_keep(kept, s.beam_width)
+            state.tick("prune", t0)
+            depth_stats.append(
+                DepthStat(
+                    depth=depth,
+                    beam_in=len(parents and set(parents)),
+                    candidates=len(children),
+                    scored=len(scored),
+                    kept=len(beam),
+                    seconds=time.perf_counter() - t_depth,
+                )
+            )
+            if on_depth is not None:
+                on_depth(depth, self._results(state, beam[:top_n], ontology, with_sources=False))
+
+        # 3) top-N of everything explored
+        t0 = time.perf_counter()
+        best = [
+            x
+            for x in candidates.top(len(candidates))
+            if (x.raw if x.raw is not None else x.score) >= s.min_score
+        ][:top_n]
+        state.tick("prune", t0)
+        t0 = time.perf_counter()
+        paths = self._results(state, best, ontology, with_sources=True)
+        state.tick("sources", t0)
+        state.timings["total"] = (time.perf_counter() - t_start) * 1000.0
+        state.timings["db"] = state.counter.seconds * 1000.0
+        return PathRagResult(
+            query=query,
+            mode=mode.value,
+            scorer=getattr(self.scorer, "name", type(self.scorer).__name__),
+            community_id=community_id,
+            paths=paths,
+            seeds=[
+                Seed(
+                    id=sd.id,
+                    name=state.entities[sd.id].name,
+                    labels=list(state.entities[sd.id].labels),
+                    similarity=sd.similarity,
+                )
+                for sd in seeds
+            ],
+            timings_ms={k: round(v, 2) for k, v in state.timings.items()},
+            round_trips=state.counter.count,
+            depths=depth_stats,
+            explored=len(candidates),
+        )
+
+    # --- steps ----------------------------------------------------------------------------------
+
+    def _whitelist(self, ontology: Ontology, relations: Sequence[str] | None) -> list[str]:
+        present = self.info.types
+        if relations is not None:
+            unknown = sorted(set(relations) - present)
+            if unknown:
+                raise SchemaError(
+                    f"relationship type(s) {unknown} are not in the database (it has {sorted(present)}); "
+                    "fix the relation whitelist"
+                )
+            return [r for r in relations if r not in STRUCTURAL_TYPES]
+        return [r for r in ontology.relation_names if r in present and r not in STRUCTURAL_TYPES]
+
+    def _record(self, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
+        s = self.settings
+        props = dict(props)
+        props.pop(s.id_property, None)
+        name = str(props.pop(s.name_property, eid))
+        description = str(props.pop(s.description_property, "") or "")
+        return EntityRecord(
+            id=eid, labels=tuple(labels), name=name, description=description, attributes=props
+        )
+
+    @dataclass
+    class _Seed:
+        id: str
+        similarity: float
+
+    def _seeds(self, state: _QueryState, seed_n: int, community_id: str | None) -> list[PathRag._Seed]:
+        s = self.settings
+        exact = False
+        if community_id is not None:
+            size = int(self.info.communities[community_id].get("size") or 0)
+            exact = size <= 20000
+        rows = self.graph.read(
+            "seeds",
+            counter=state.counter,
+            index_name=s.vector_index,
+            k=max(seed_n * (20 if community_id else 1), seed_n),
+            qvec=state.qvec,
+            seed_n=seed_n,
+            community=community_id,
+            exact=exact,
+            entity_label=s.entity_label,
+            embedding_key=s.embedding_property,
+        )
+        out = []
+        for r in rows:
+            state.entities[r["id"]] = self._record(r["id"], r["labels"], r["props"])
+            out.append(PathRag._Seed(r["id"], float(r["score"])))
+        return out
+
+    def _expand(
+        self, state: _QueryState, beam: list[ScoredPath], whitelist: list[str]
+    ) -> tuple[list[Path], list[int | None]]:
+        s = self.settings
+        rows = self.graph.read(
+            "expand",
+            counter=state.counter,
+            beam=[
+                {
+                    "pid": i,
+                    "frontier": b.path.end,
+                    "nodes": list(b.path.node_ids),
+                    "keys": list(b.path.edge_keys),
+                }
+                for i, b in enumerate(beam)
+            ],
+            rels=whitelist,
+            cap=s.cap_per_relation,
+            limit=s.expand_per_path,
+            no_revisit=s.no_revisit,
+            qvec=state.qvec,
+            known=list(state.entities),
+            entity_label=s.entity_label,
+            embedding_key=s.embedding_property,
+        )
+        children: list[Path] = []
+        parents: list[int | None] = []
+        for r in rows:
+            nid = r["id"]
+            if r["entity"] is not None and nid not in state.entities:
+                state.entities[nid] = self._record(nid, r["entity"]["labels"], r["entity"]["props"])
+            parent = beam[r["pid"]].path
+            edge = Edge(r["type"], r["src"], r["tgt"], r["direction"], dict(r["rel_props"] or {}))
+            child = parent.extend(edge, nid)
+            children.append(child)
+            parents.append(r["pid"])
+        return children, parents
+
+    def _score(
+        self,
+        state: _QueryState,
+        qscorer: Any,
+        ontology: Ontology,
+        paths: list[Path],
+        parents: list[int | None],
+        depth: int,
+        mode: ScoringMode,
+    ) -> list[ScoredPath]:
+        t0 = time.perf_counter()
+        max_tokens = int(getattr(self.scorer, "max_text_tokens", 256))
+        count = getattr(self.scorer, "count_tokens", None) or approx_tokens
+        texts = [
+            serialize_path(p, state.entities, ontology, max_tokens=max_tokens, count_tokens=count)
+            for p in paths
+        ]
+        raw = [float(x) for x in qscorer.score(texts)]
+        final = mode_scores(
+            raw,
+            depth,
+            mode,
+            weight_rerank=self.settings.weight_rerank,
+            depth_penalty=self.settings.weight_depth_penalty,
+        )
+        state.tick("score", t0)
+        return [
+            ScoredPath(p, f, raw=r, parent=par, parts={"model": r, "final": f})
+            for p, f, r, par in zip(paths, final, raw, parents, strict=True)
+        ]
+
+    @staticmethod
+    def _named_in(query: str, entities: Iterable[EntityRecord]) -> set[str]:
+        q = query.lower()
+        out = set()
+        for e in entities:
+            name = e.name.lower().strip()
+            if len(name) >= 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", q):
+                out.add(e.id)
+        return out
+
+    def _results(
+        self, state: _QueryState, scored: list[ScoredPath], ontology: Ontology, *, with_sources: bool
+    ) -> list[PathResult]:
+        ents = state.entities
+        sources: dict[str, list[SourceChunk]] = {}
+        if with_sources and scored and "Chunk" in self.info.labels:
+            ids = sorted({n for sp in scored for n in sp.path.node_ids})
+            for row in self.graph.read("provenance", counter=state.counter, ids=ids, per_entity=2):
+                sources[row["id"]] = [
+                    SourceChunk(id=c["id"], text=c["text"], source=c.get("source"), entity_id=row["id"])
+                    for c in row["chunks"]
+                ]
+        max_tokens = int(getattr(self.scorer, "max_text_tokens", 256))
+        count = getattr(self.scorer, "count_tokens", None) or approx_tokens
+        out = []
+        for rank, sp in enumerate(scored, start=1):
+            p = sp.path
+            answers = answer_candidates(p, exclude=sorted(state.named))
+            seen: set[str] = set()
+            path_sources: list[SourceChunk] = []
+            for nid in p.node_ids:
+                for ch in sources.get(nid, []):
+                    if ch.id not in seen:
+                        seen.add(ch.id)
+                        path_sources.append(ch)
+            out.append(
+                PathResult(
+                    rank=rank,
+                    score=round(sp.score, 6),
+                    score_parts={k: round(v, 6) for k, v in sp.parts.items()},
+                    depth=p.depth,
+                    key=p.key,
+                    text=serialize_path(p, ents, ontology, max_tokens=max_tokens, count_tokens=count),
+                    path_context=path_context(p, ents),
+                    nodes=[
+                        NodeOut(
+                            id=n,
+                            name=ents[n].name,
+                            labels=list(ents[n].labels),
+                            description=ents[n].description,
+                            attributes=ents[n].attributes,
+                        )
+                        for n in p.node_ids
+                    ],
+                    edges=[
+                        EdgeOut(
+                            type=e.type,
+                            source=e.source_id,
+                            target=e.target_id,
+                            direction=e.direction,
+                            attributes=e.attributes,
+                        )
+                        for e in p.edges
+                    ],
+                    answer_candidates=[
+                        AnswerCandidate(
+                            id=a,
+                            name=ents[a].name,
+                            labels=list(ents[a].labels),
+                            reason="end of path" if a == p.end else "on the path",
+                        )
+                        for a in answers
+                    ],
+                    sources=path_sources,
+                )
+            )
+        return out
+
+
+_service: PathRag | None = None
+_service_lock = threading.Lock()
+
+
+def get_pathrag_service(settings: Settings | None = None) -> PathRag:
+    """The process-wide service (created on first use, thread-safe)."""
+    global _service
+    if settings is not None:
+        return PathRag(settings)
+    if _service is None:
+        with _service_lock:
+            if _service is None:
+                _service = PathRag()
+    return _service
