@@ -1,0 +1,1 @@
+"""Evaluation suites: the Bob demo suite and MetaQA."""
