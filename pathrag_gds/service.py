@@ -276,6 +276,7 @@ class PathRag:
         *,
         mode: ScoringMode | str | None = None,
         relations: Sequence[str] | None = None,
+        seed_ids: list[str] | None = None,
         on_depth: DepthCallback | None = None,
         cancel: threading.Event | None = None,
         timeout: float | None = None,
@@ -291,6 +292,8 @@ class PathRag:
             seed_n: seed entities taken from the vector index.
             mode: `option-d` (raw scores) or `a3` (per-depth min-max minus a depth penalty).
             relations: walk only these relationship types (must exist in the database).
+            seed_ids: start from these entity ids (already linked by the caller, e.g. a KGQA topic
+                entity) instead of the vector index; fetched in one round trip, `seed_n` ignored.
             on_depth: called after each depth with that depth's best paths (for streaming).
             cancel: set it to stop the search between depths.
             timeout: seconds; past it the search stops with `QueryTimeout`.
@@ -306,6 +309,8 @@ class PathRag:
         seed_n = s.seed_n if seed_n is None else seed_n
         mode = ScoringMode(mode) if mode is not None else s.mode
         self._validate(query, top_n, max_depth, seed_n, community_id)
+        if seed_ids is not None and (not seed_ids or not all(isinstance(x, str) and x for x in seed_ids)):
+            raise InvalidInput("seed_ids must be a non-empty list of entity ids (None: vector seeds)")
         ontology = self.ontology_for(community_id, ontology_id)
         whitelist = self._whitelist(ontology, relations)
 
@@ -327,7 +332,10 @@ class PathRag:
         state.qvec = [float(x) for x in self.embedder.encode([query])[0]]
         state.tick("embed", t0)
         t0 = time.perf_counter()
-        seeds = self._seeds(state, seed_n, community_id)
+        if seed_ids is not None:
+            seeds = self._seeds_by_id(state, seed_ids, community_id)
+        else:
+            seeds = self._seeds(state, seed_n, community_id)
         state.tick("seed", t0)
         state.named = self._named_in(query, state.entities.values())
 
@@ -475,6 +483,25 @@ class PathRag:
             seed_n=seed_n,
             community=community_id,
             exact=exact,
+            entity_label=s.entity_label,
+            embedding_key=s.embedding_property,
+        )
+        out = []
+        for r in rows:
+            state.entities[r["id"]] = self._record(r["id"], r["labels"], r["props"])
+            out.append(PathRag._Seed(r["id"], float(r["score"])))
+        return out
+
+    def _seeds_by_id(
+        self, state: _QueryState, seed_ids: list[str], community_id: str | None
+    ) -> list[PathRag._Seed]:
+        s = self.settings
+        rows = self.graph.read(
+            "seeds_by_id",
+            counter=state.counter,
+            ids=list(dict.fromkeys(seed_ids)),
+            community=community_id,
+            qvec=state.qvec,
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
