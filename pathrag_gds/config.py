@@ -87,6 +87,31 @@ class Settings(BaseModel):
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)
 
+    # --- HTTP API (python -m pathrag_gds serve) ---------------------------------------------------
+    #: Bearer token clients must send (`Authorization: Bearer ...`); required to listen beyond loopback.
+    api_token: str | None = None
+    #: Longest path (hops) a client may ask for with `hop_depth`.
+    api_max_hop_depth: int = Field(6, ge=1, le=10)
+    #: Largest `top_n` / `seed_n` a client may ask for.
+    api_max_top_n: int = Field(50, ge=1, le=100)
+    api_max_seed_n: int = Field(100, ge=1, le=500)
+    #: Longest question, in characters.
+    api_max_question_chars: int = Field(1000, ge=1, le=2000)
+    #: Largest request body, in bytes (larger ones get 413).
+    api_max_body_bytes: int = Field(16384, ge=256, le=1048576)
+    #: Seconds one request may take, queueing included (past it: 504).
+    api_timeout_s: float = Field(30.0, gt=0, le=600)
+    #: Searches run at once (the rest queue within their time limit); 0 = the number of CPU cores.
+    api_max_concurrency: int = Field(0, ge=0, le=64)
+    #: Searches waiting for a slot before new ones get 429 (server busy).
+    api_max_queue: int = Field(64, ge=1, le=10000)
+    #: Seconds a session lives after its last use.
+    api_session_ttl_s: float = Field(1800.0, gt=0)
+    #: Sessions kept at once (more get 429).
+    api_max_sessions: int = Field(1000, ge=1, le=1000000)
+    #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
+    api_sessions_path: Path | None = None
+
     @field_validator("quantization")
     @classmethod
     def _check_quant(cls, v: str) -> str:
