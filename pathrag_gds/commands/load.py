@@ -1,0 +1,142 @@
+"""`python -m pathrag_gds load demo|triples|graph`: write a graph into Neo4j (idempotent MERGE).
+
+`load demo` loads the Bob demo graph and indexes it (the same code as `index`). `load triples FILE`
+reads a triple file; bad rows are listed with their line numbers and nothing is written unless
+`--skip-bad` is given (then the good rows are loaded and the bad ones listed). `load graph FILE`
+loads a YAML file in the demo's shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pathrag_gds.errors import InvalidInput
+
+#: Bad rows printed before the summary (all of them go to --bad-rows FILE).
+MAX_PRINTED_BAD = 50
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `load` command and its `demo`, `triples` and `graph` subcommands."""
+    p = sub.add_parser("load", help="load a graph into Neo4j (demo, triple file, graph YAML)")
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    d = what.add_parser("demo", help="load the Bob demo graph and build its embeddings and vector index")
+    d.add_argument("--no-index", action="store_true", help="load only; do not embed or build the index")
+    d.set_defaults(func=run_demo)
+
+    g = what.add_parser("graph", help="load a graph YAML file in the demo's format (bob.yaml)")
+    g.add_argument("file", type=Path, help="the YAML file")
+    g.add_argument("--no-index", action="store_true", help="load only; do not embed or build the index")
+    g.set_defaults(func=run_graph)
+
+    t = what.add_parser("triples", help="load a triple file (MetaQA kb.txt, TSV, CSV, JSON lines)")
+    t.add_argument("file", type=Path, help="the triple file")
+    t.add_argument("--format", default="metaqa", help="metaqa (default), tsv, csv or jsonl")
+    t.add_argument(
+        "--ontology",
+        type=Path,
+        default=None,
+        help="ontology YAML mapping each relation to source/target types and phrases "
+        "(default for metaqa: the bundled MetaQA ontology)",
+    )
+    t.add_argument(
+        "--community",
+        default=None,
+        help="community id, also the prefix of entity ids `<community>:<name>` "
+        "(default: metaqa for --format metaqa, else the file name without extension)",
+    )
+    t.add_argument("--batch-size", type=int, default=2000, help="rows per transaction (default 2000)")
+    t.add_argument("--limit", type=int, default=None, help="read only the first N lines")
+    t.add_argument("--skip-bad", action="store_true", help="load the good rows even if some rows are bad")
+    t.add_argument("--bad-rows", type=Path, default=None, help="write every bad row to this TSV file")
+    t.add_argument("--index", action="store_true", help="then embed the entities and build the index")
+    t.set_defaults(func=run_triples)
+
+
+def _index(community: str) -> None:
+    from pathrag_gds.commands.index import run_index
+
+    run_index(community=community, batch_size=512, force=False)
+
+
+def _load_yaml_graph(path: Path | None, no_index: bool) -> int:
+    from pathrag_gds.datasets.demo import DEMO_FILE, read_graph_file
+    from pathrag_gds.datasets.loader import GraphLoader
+    from pathrag_gds.graph import Graph
+
+    dataset = read_graph_file(path or DEMO_FILE)
+    with Graph.connect() as graph:
+        report = GraphLoader(graph).load(dataset)
+    for line in report.lines():
+        print(line)
+    if not no_index:
+        _index(dataset.community_id)
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Load (and index) the Bob demo graph."""
+    return _load_yaml_graph(None, args.no_index)
+
+
+def run_graph(args: argparse.Namespace) -> int:
+    """Load (and index) a graph YAML file."""
+    return _load_yaml_graph(args.file, args.no_index)
+
+
+def run_triples(args: argparse.Namespace) -> int:
+    """Read, check and load a triple file."""
+    from pathrag_gds.datasets.loader import GraphLoader
+    from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
+    from pathrag_gds.datasets.triples import check_format, read_triples
+    from pathrag_gds.graph import Graph
+
+    fmt = check_format(args.format)
+    if args.limit is not None and args.limit < 1:
+        raise InvalidInput(f"--limit must be at least 1 (got {args.limit})")
+    if args.batch_size < 1:
+        raise InvalidInput(f"--batch-size must be at least 1 (got {args.batch_size}); try 2000")
+    if args.ontology is None and fmt != "metaqa":
+        raise InvalidInput(
+            f"--format {fmt} needs --ontology ONTOLOGY.yaml mapping each relation to its source and "
+            "target types (see docs/graph-model.md)"
+        )
+    ontology = read_ontology(args.ontology or METAQA_ONTOLOGY)
+    community = args.community or ("metaqa" if fmt == "metaqa" else args.file.stem)
+    tf = read_triples(args.file, fmt, ontology, community, limit=args.limit)
+    print(
+        f"{args.file}: {tf.lines_read:,} lines, {tf.triples:,} triples ({tf.duplicates:,} repeated), "
+        f"{len(tf.dataset.entities):,} entities, {len(tf.bad_rows):,} bad rows"
+    )
+    if tf.bad_rows:
+        for b in tf.bad_rows[:MAX_PRINTED_BAD]:
+            print(f"{args.file}:{b.line}: {b.reason}: {b.text[:120]}", file=sys.stderr)
+        if len(tf.bad_rows) > MAX_PRINTED_BAD:
+            print(
+                f"... and {len(tf.bad_rows) - MAX_PRINTED_BAD:,} more bad rows"
+                + ("" if args.bad_rows else " (use --bad-rows FILE to write them all)"),
+                file=sys.stderr,
+            )
+        summary = ", ".join(f"{n:,} {kind}" for kind, n in tf.bad_summary().items())
+        print(f"bad rows by kind: {summary}", file=sys.stderr)
+        if args.bad_rows:
+            with args.bad_rows.open("w", encoding="utf-8") as fh:
+                fh.write("line\treason\ttext\n")
+                for b in tf.bad_rows:
+                    fh.write(f"{b.line}\t{b.reason}\t{b.text}\n")
+            print(f"all bad rows written to {args.bad_rows}", file=sys.stderr)
+        if not args.skip_bad:
+            raise InvalidInput(
+                f"{len(tf.bad_rows):,} bad row(s) in {args.file}, nothing loaded: fix them, or pass "
+                "--skip-bad to load the good rows"
+            )
+    with Graph.connect() as graph:
+        report = GraphLoader(graph, batch_size=args.batch_size).load(tf.dataset)
+    for line in report.lines():
+        print(line)
+    if args.index:
+        _index(community)
+    return 1 if tf.bad_rows else 0

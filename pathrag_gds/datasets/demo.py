@@ -1,0 +1,126 @@
+"""Graph files in the demo's YAML shape (`bob.yaml`): ontology, community, entities, relationships, chunks.
+
+The whole file is checked before anything is written: every problem (unknown relationship type,
+entity type not in the ontology, a relationship or mention naming an unknown entity, repeated ids)
+is listed in one error.
+
+Example:
+    >>> ds = read_graph_file(DEMO_FILE)
+    >>> ds.community_id
+    'DefaultCommunity_FictionalStories'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pathrag_gds.datasets.loader import ChunkRow, Dataset, DatasetError, EntityRow, RelationRow
+from pathrag_gds.datasets.ontology_files import DATA_DIR, ontology_from_mapping, read_yaml
+
+#: The Bob demo graph.
+DEMO_FILE = DATA_DIR / "bob.yaml"
+
+_MAX_LISTED = 10
+
+
+def _labels(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
+
+
+def _mapping(value: Any, where: str, problems: list[str]) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        problems.append(f"{where}: `attributes` must be a mapping")
+        return {}
+    return {str(k): v for k, v in value.items()}
+
+
+def dataset_from_mapping(data: Any, source: str) -> Dataset:
+    """Build and check a dataset from the parsed YAML.
+
+    Raises:
+        DatasetError: listing the problems found (at most ten, then how many more).
+    """
+    if not isinstance(data, Mapping):
+        raise DatasetError(f"{source}: expected a mapping with `ontology`, `entities`, ...; see bob.yaml")
+    ontology = ontology_from_mapping(data, source)
+    community = data.get("community") or {}
+    community_id = str(community.get("id") or f"DefaultCommunity_{ontology.id}")
+    if community.get("ontology_id") not in (None, ontology.id):
+        raise DatasetError(
+            f"{source}: community ontology_id {community.get('ontology_id')!r} differs from the "
+            f"ontology id {ontology.id!r}; make them equal"
+        )
+    problems: list[str] = []
+    labels = set(ontology.labels)
+    types = set(ontology.relation_names)
+    entities: list[EntityRow] = []
+    seen: set[str] = set()
+    for i, e in enumerate(data.get("entities") or [], start=1):
+        if not isinstance(e, Mapping) or not e.get("id"):
+            problems.append(f"entity #{i}: needs an `id`")
+            continue
+        eid = str(e["id"])
+        if eid in seen:
+            problems.append(f"entity {eid!r}: id repeated")
+        seen.add(eid)
+        ls = _labels(e.get("labels", e.get("label")))
+        unknown = sorted(set(ls) - labels)
+        if unknown:
+            problems.append(f"entity {eid!r}: type(s) {unknown} not in the ontology's entity_types")
+        entities.append(
+            EntityRow(
+                id=eid,
+                name=str(e.get("name") or eid),
+                labels=ls,
+                description=str(e.get("description") or ""),
+                attributes=_mapping(e.get("attributes"), f"entity {eid!r}", problems),
+            )
+        )
+    relationships: list[RelationRow] = []
+    for i, r in enumerate(data.get("relationships") or [], start=1):
+        if not isinstance(r, Mapping) or not all(r.get(k) for k in ("source", "type", "target")):
+            problems.append(f"relationship #{i}: needs `source`, `type` and `target`")
+            continue
+        src, rtype, tgt = str(r["source"]), str(r["type"]), str(r["target"])
+        where = f"relationship #{i} ({src} {rtype} {tgt})"
+        if rtype not in types:
+            problems.append(f"{where}: type {rtype!r} not in the ontology's relationship_types")
+        for end in (src, tgt):
+            if end not in seen:
+                problems.append(f"{where}: no entity {end!r}")
+        relationships.append(RelationRow(src, rtype, tgt, _mapping(r.get("attributes"), where, problems)))
+    chunks: list[ChunkRow] = []
+    chunk_ids: set[str] = set()
+    for i, c in enumerate(data.get("chunks") or [], start=1):
+        if not isinstance(c, Mapping) or not c.get("id") or not c.get("text"):
+            problems.append(f"chunk #{i}: needs `id` and `text`")
+            continue
+        cid = str(c["id"])
+        if cid in chunk_ids:
+            problems.append(f"chunk {cid!r}: id repeated")
+        chunk_ids.add(cid)
+        mentions = _labels(c.get("mentions"))
+        problems.extend(f"chunk {cid!r}: mentions unknown entity {m!r}" for m in mentions if m not in seen)
+        chunks.append(ChunkRow(cid, str(c["text"]), str(c.get("source") or ""), mentions))
+    if problems:
+        listed = "; ".join(problems[:_MAX_LISTED])
+        more = f" (and {len(problems) - _MAX_LISTED} more)" if len(problems) > _MAX_LISTED else ""
+        raise DatasetError(f"{source}: {len(problems)} problem(s): {listed}{more}. Fix the file")
+    return Dataset(ontology, community_id, entities, relationships, chunks)
+
+
+def read_graph_file(path: str | Path = DEMO_FILE) -> Dataset:
+    """Read and check a graph YAML file (the demo by default).
+
+    Raises:
+        DatasetError: the file is missing, not YAML, or inconsistent.
+    """
+    return dataset_from_mapping(read_yaml(path), str(path))
