@@ -281,3 +281,35 @@ def test_demo_file_is_consistent() -> None:
     assert ds.community_id == "DefaultCommunity_FictionalStories"
     assert ds.ontology.id == "FictionalStories"
     assert len(ds.entities) >= 20 and ds.relationships and ds.chunks
+
+
+def test_cli_refuses_bad_rows_before_touching_the_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathrag_gds.cli import main
+
+    f = tmp_path / "kb.txt"
+    f.write_text("Heat|directed_by|Michael Mann\nHeat|acted_in|x\nbroken line\n", encoding="utf-8")
+    out = tmp_path / "bad.tsv"
+    assert main(["load", "triples", str(f), "--community", "t", "--bad-rows", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{f}:2: relation 'acted_in' is not in ontology MetaQA" in err
+    assert f"{f}:3: expected 3 fields" in err
+    assert "nothing loaded" in err and "--skip-bad" in err
+    assert out.read_text(encoding="utf-8").splitlines()[1:] == [
+        "2\trelation 'acted_in' is not in ontology MetaQA\tHeat|acted_in|x",
+        "3\texpected 3 fields separated by '|', found 1\tbroken line",
+    ]
+
+
+def test_cli_user_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathrag_gds.cli import main
+
+    f = tmp_path / "kb.csv"
+    f.write_text("a,directed_by,b\n", encoding="utf-8")
+    assert main(["load", "triples", str(f), "--format", "xml"]) == 2
+    assert "unknown triple format 'xml'" in capsys.readouterr().err
+    assert main(["load", "triples", str(f), "--format", "csv"]) == 2
+    assert "needs --ontology" in capsys.readouterr().err
+    assert main(["load", "triples", str(tmp_path / "none.txt")]) == 2
+    assert "not found" in capsys.readouterr().err
