@@ -1,0 +1,17 @@
+// Variable-length baseline (the multi-hop traversal API document): `MATCH p=(s)-[*1..k]-(m)` from ONE
+// seed, at most $limit paths (the document's 30 per seed entity), in the order Neo4j finds them;
+// every path is scored afterwards. The document allows 1..3 hops, so the pattern's bound is 3 and
+// $k (1..3) cuts it. Only whitelisted ($rels) relationship types are walked, so the walk never
+// crosses community or provenance edges.
+MATCH (s:{{entity_label}})
+WHERE s.{{id}} = $seed
+MATCH p = (s)-[*1..3]-(m:{{entity_label}})
+WHERE length(p) <= $k
+  AND m <> s
+  AND all(r IN relationships(p) WHERE type(r) IN $rels)
+WITH p
+LIMIT $limit
+RETURN [r IN relationships(p) | {type: type(r), src: startNode(r).{{id}}, tgt: endNode(r).{{id}},
+                                  props: properties(r)}] AS rels,
+       [n IN nodes(p) | {id: n.{{id}}, labels: [l IN labels(n) WHERE l <> $entity_label],
+                         props: apoc.map.removeKey(properties(n), $embedding_key)}] AS nodes
