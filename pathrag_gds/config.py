@@ -11,6 +11,7 @@ Example:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
@@ -52,8 +53,17 @@ class Settings(BaseModel):
     models_dir: Path = ROOT_DIR / "models"
     bolt_port: int = 7687
     http_port: int = 7474
-    heap: str = "2g"
-    pagecache: str = "1g"
+    #: JVM heap of the local server (-Xms = -Xmx). GDS projections and the beam's per-depth lists live on
+    #: the heap; 4g leaves most of a 24 GiB machine to the OS file cache (Lucene vector index), Python/ONNX
+    #: and test servers.
+    heap: str = "4g"
+    #: Page cache of the local server: the node/relationship/property stores, embeddings included (384
+    #: floats = 1.5 KB an entity: 2g holds ~1M entities); the vector index itself lives in the OS file cache.
+    pagecache: str = "2g"
+    #: Seconds `db start` waits for Bolt to answer `RETURN 1`.
+    neo4j_start_timeout: float = Field(180.0, gt=0)
+    #: Seconds `db stop` waits after SIGTERM before it sends SIGKILL.
+    neo4j_stop_timeout: float = Field(60.0, gt=0)
 
     # --- graph model (configurable so an existing graph can be used as it is) ------------------
     entity_label: str = "Entity"
@@ -111,6 +121,13 @@ class Settings(BaseModel):
     api_max_sessions: int = Field(1000, ge=1, le=1000000)
     #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
     api_sessions_path: Path | None = None
+
+    @field_validator("heap", "pagecache")
+    @classmethod
+    def _check_memory(cls, v: str) -> str:
+        if not re.fullmatch(r"[1-9][0-9]*[kmgKMG]", v):
+            raise ValueError("must be a size like '512m' or '4g'")
+        return v.lower()
 
     @field_validator("quantization")
     @classmethod

@@ -33,3 +33,7 @@ class QueryTimeout(PathRagError):
 
 class QueryCancelled(PathRagError):
     """A query was cancelled by its caller (e.g. the HTTP client went away)."""
+
+
+class LocalServerError(PathRagError):
+    """The local Neo4j server cannot be installed, started or stopped (Java, Maven, port, timeout)."""

@@ -1,0 +1,68 @@
+"""`python -m pathrag_gds db start|stop|status|install`: the local Neo4j server (Neo4j + APOC + GDS).
+
+`start` fetches the jars on first use (Maven Central, ~150 MB into `.neo4j/`), starts the server on
+127.0.0.1 and waits until Bolt answers; when it runs already it says so (exit 0). `stop` ends it
+(SIGTERM, then SIGKILL after `PATHRAG_NEO4J_STOP_TIMEOUT` s); when nothing runs it says so and exits 0.
+`status` prints the Neo4j, APOC and GDS versions of the server at the configured URI (also your own,
+`NEO4J_URI`), or fails with exit 2 when nothing answers. With `NEO4J_URI` set, `start` and `stop`
+do nothing: that server is yours.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `db` command and its `start`, `stop`, `status` and `install` subcommands."""
+    p = sub.add_parser("db", help="the local Neo4j server: start, stop, status, install")
+    what = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    what.add_parser("start", help="start the local Neo4j (fetching its jars on first use)").set_defaults(
+        func=run_start
+    )
+    what.add_parser("stop", help="stop the local Neo4j").set_defaults(func=run_stop)
+    what.add_parser("status", help="versions of Neo4j, APOC and GDS at the configured URI").set_defaults(
+        func=run_status
+    )
+    what.add_parser("install", help="only fetch the server's jars (Maven Central)").set_defaults(
+        func=run_install
+    )
+
+
+def run_start(args: argparse.Namespace) -> int:
+    """Start the local server (or say it runs / that NEO4J_URI is set)."""
+    from pathrag_gds import localdb
+    from pathrag_gds.config import get_settings
+
+    localdb.start(get_settings())
+    return 0
+
+
+def run_stop(args: argparse.Namespace) -> int:
+    """Stop the local server; exit 0 also when none was running."""
+    from pathrag_gds import localdb
+    from pathrag_gds.config import get_settings
+
+    localdb.stop(get_settings())
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """Print the versions of the server at the configured URI."""
+    from pathrag_gds import localdb
+    from pathrag_gds.config import get_settings
+
+    localdb.status(get_settings())
+    return 0
+
+
+def run_install(args: argparse.Namespace) -> int:
+    """Fetch the jars into the Neo4j home (what `start` does on first use)."""
+    from pathrag_gds import localdb
+    from pathrag_gds.config import get_settings
+
+    settings = get_settings()
+    localdb.find_java()
+    localdb.ensure_installed(settings)
+    print(f"Neo4j jars ready in {settings.neo4j_home}")
+    return 0
