@@ -1,0 +1,245 @@
+"""The FastAPI application: `create_app(settings)`.
+
+The app holds one `PathRag` service (thread-safe, shared), a `SearchRunner` bounding concurrent
+searches, and a `SessionStore`. Models and graph facts load in the background at start-up;
+`/readyz` says when the server can answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pathrag_gds import __version__
+from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, validation_message
+from pathrag_gds.api.runner import SearchRunner
+from pathrag_gds.api.sessions import SessionStore
+from pathrag_gds.config import Settings
+from pathrag_gds.errors import PathRagError
+from pathrag_gds.service import PathRag
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ApiState:
+    """What the routes share: settings, the service, the runner, the sessions."""
+
+    settings: Settings
+    service: PathRag
+    runner: SearchRunner
+    sessions: SessionStore
+    warmup_error: str | None = None
+    warmed_up: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def database_name(self) -> str:
+        """The database every query runs against (named in the configuration)."""
+        return self.settings.neo4j_database
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over `max_bytes` with 413 (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def _too_large(self, send: Send) -> None:
+        body = error_body(
+            "payload_too_large",
+            f"the request body is larger than {self.max_bytes} bytes: shorten the question",
+        )
+        await JSONResponse(body, status_code=413)({"type": "http"}, _no_receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on with its body, or answer 413."""
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "DELETE", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                size = self.max_bytes + 1
+            if size > self.max_bytes:
+                await self._too_large(send)
+                return
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # client went away before sending its body
+            chunk = message.get("body", b"")
+            total += len(chunk)
+            if total > self.max_bytes:
+                await self._too_large(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    def respond(err: ApiError) -> JSONResponse:
+        return JSONResponse(error_body(err.code, err.message), status_code=err.status, headers=err.headers)
+
+    async def api_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return respond(exc)
+
+    async def pathrag_error(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, PathRagError)
+        return respond(from_pathrag_error(exc))
+
+    async def invalid(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return respond(ApiError(422, "invalid_request", validation_message(list(exc.errors()))))
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code = _STATUS_CODES.get(exc.status_code, "http_error")
+        if exc.status_code == 404:
+            message = f"no such endpoint {request.url.path}: see /docs for the API"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}: see /docs for the API"
+        else:
+            message = f"{exc.detail}: see /docs for the API"
+        return JSONResponse(
+            error_body(code, message), status_code=exc.status_code, headers=dict(exc.headers or {})
+        )
+
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+        return respond(
+            ApiError(
+                500,
+                "internal_error",
+                "unexpected server error (details are in the server log): retry, and report it if it "
+                "persists",
+            )
+        )
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(PathRagError, pathrag_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, unexpected)
+
+
+def _warm_up(state: ApiState) -> None:
+    """Load the models and read the graph facts, so the first request is not slow."""
+    try:
+        _ = state.service.embedder
+        _ = state.service.scorer
+        state.service.refresh()
+        state.warmup_error = None
+    except PathRagError as exc:
+        state.warmup_error = str(exc)
+        log.warning("warm-up incomplete: %s", exc)
+    except Exception as exc:  # keep serving: /readyz reports it
+        state.warmup_error = f"{type(exc).__name__}: {exc}"
+        log.exception("warm-up failed")
+    finally:
+        state.warmed_up.set()
+
+
+def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: bool = True) -> FastAPI:
+    """Build the HTTP application.
+
+    Args:
+        settings: all knobs (API limits, token, database).
+        service: the search service; one is built from `settings` when omitted.
+        warm_up: load models and graph facts in the background at start-up.
+
+    Returns:
+        The FastAPI app; serve it with uvicorn (`python -m pathrag_gds serve`).
+    """
+    from pathrag_gds.api.routes import router
+
+    service = service or PathRag(settings)
+    concurrency = settings.api_max_concurrency or os.cpu_count() or 1
+    state = ApiState(
+        settings=settings,
+        service=service,
+        runner=SearchRunner(service, concurrency, settings.api_max_queue),
+        sessions=SessionStore(
+            settings.api_session_ttl_s, settings.api_max_sessions, settings.api_sessions_path
+        ),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm_up:
+            threading.Thread(target=_warm_up, args=(state,), name="pathrag-warmup", daemon=True).start()
+        try:
+            yield
+        finally:
+            state.runner.cancel_all()
+            state.sessions.close()
+
+    app = FastAPI(
+        title="pathrag_gds",
+        version=__version__,
+        description=(
+            "Multi-hop path retrieval over a Neo4j knowledge graph: seeds from a vector index, a beam "
+            "expanded inside Neo4j one round trip per depth, paths scored by a small ONNX model. "
+            "Send `Authorization: Bearer <token>` when the server has a token (PATHRAG_API_TOKEN)."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.api = state
+    _install_error_handlers(app)
+    app.include_router(router)
+    app.add_middleware(BodyLimit, max_bytes=settings.api_max_body_bytes)
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """App factory for `uvicorn --factory` (several workers): settings from the environment."""
+    return create_app(Settings.from_env())
+
+
+def app_state(app: Any) -> ApiState:
+    """The shared state of an app built by :func:`create_app`."""
+    state: ApiState = app.state.api
+    return state

@@ -1,0 +1,167 @@
+"""Runs searches in worker threads, bounded, and bridges their progress to asyncio.
+
+The search is CPU-bound (ONNX scoring): at most `concurrency` searches run at once, up to
+`max_queue` more wait for a slot (within their time limit), beyond that a request gets 429. Each
+search runs in its own thread named `pathrag-search-<request id>`; it reports each depth, then its
+result or error, through an `asyncio.Queue`. Setting the job's `cancel` Event (client gone, time
+limit reached) stops the search at its next depth, or while it still waits for a slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathrag_gds.api.errors import ApiError
+from pathrag_gds.api.models import Effective
+from pathrag_gds.errors import QueryCancelled, QueryTimeout
+from pathrag_gds.results import PathResult
+from pathrag_gds.service import PathRag
+
+log = logging.getLogger(__name__)
+
+#: Thread name prefix of searches (tests look for it).
+THREAD_PREFIX = "pathrag-search-"
+
+
+@dataclass
+class SearchJob:
+    """One search: what to run, its deadline, its cancel switch and its event queue."""
+
+    request_id: str
+    question: str
+    options: Effective
+    deadline: float  #: time.monotonic() past which the search stops
+    loop: asyncio.AbstractEventLoop
+    stream: bool = False
+    cancel: threading.Event = field(default_factory=threading.Event)
+    queue: asyncio.Queue[tuple[str, Any]] = field(default_factory=asyncio.Queue)
+
+    def emit(self, kind: str, payload: Any) -> None:
+        """Hand an event to the event loop (from the worker thread); dropped if the loop is gone."""
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, (kind, payload))
+        except RuntimeError:  # loop closed: nobody listens any more
+            self.cancel.set()
+
+
+@dataclass
+class RunnerStats:
+    """Counters for `/v1/info` and tests."""
+
+    running: int = 0
+    queued: int = 0
+    completed: int = 0
+    failed: int = 0
+    cancelled: int = 0
+    rejected: int = 0
+
+
+class SearchRunner:
+    """Bounded execution of searches in threads.
+
+    Args:
+        service: the search service (thread-safe; shared by all requests).
+        concurrency: searches running at once.
+        max_queue: searches waiting for a slot before new ones are refused with 429.
+    """
+
+    def __init__(self, service: PathRag, concurrency: int, max_queue: int) -> None:
+        self.service = service
+        self.concurrency = concurrency
+        self.max_queue = max_queue
+        self._slots = threading.BoundedSemaphore(concurrency)
+        self._lock = threading.Lock()
+        self.stats = RunnerStats()
+        self._jobs: dict[str, SearchJob] = {}
+
+    def start(self, job: SearchJob) -> threading.Thread:
+        """Start a search in its own thread.
+
+        Raises:
+            ApiError: 429 when `concurrency + max_queue` searches are already in the house.
+        """
+        with self._lock:
+            if self.stats.running + self.stats.queued >= self.concurrency + self.max_queue:
+                self.stats.rejected += 1
+                raise ApiError(
+                    429,
+                    "busy",
+                    f"the server is busy ({self.stats.running} searches running, {self.stats.queued} "
+                    "waiting): retry in a few seconds",
+                    {"Retry-After": "2"},
+                )
+            self.stats.queued += 1
+            self._jobs[job.request_id] = job
+        thread = threading.Thread(
+            target=self._work, args=(job,), name=THREAD_PREFIX + job.request_id, daemon=True
+        )
+        thread.start()
+        return thread
+
+    def cancel_all(self) -> None:
+        """Cancel every search (server shutdown)."""
+        with self._lock:
+            for job in self._jobs.values():
+                job.cancel.set()
+
+    def _acquire(self, job: SearchJob) -> None:
+        while True:
+            if job.cancel.is_set():
+                raise QueryCancelled("the client went away")
+            remaining = job.deadline - time.monotonic()
+            if remaining <= 0:
+                raise QueryTimeout("the request waited past its time limit for a free search slot")
+            if self._slots.acquire(timeout=min(0.1, remaining)):
+                return
+
+    def _work(self, job: SearchJob) -> None:
+        outcome = "failed"
+        queued = True
+        try:
+            self._acquire(job)
+            with self._lock:
+                self.stats.queued -= 1
+                self.stats.running += 1
+                queued = False
+            try:
+                opts = job.options
+
+                def on_depth(depth: int, paths: list[PathResult]) -> None:
+                    if job.stream and not job.cancel.is_set():
+                        job.emit("depth", (depth, paths))
+
+                remaining = job.deadline - time.monotonic()
+                if remaining <= 0:
+                    raise QueryTimeout("the request ran past its time limit")
+                result = self.service.pathrag(
+                    job.question,
+                    community_id=opts.community_id,
+                    top_n=opts.top_n,
+                    max_depth=opts.hop_depth,
+                    seed_n=opts.seed_n,
+                    on_depth=on_depth,
+                    cancel=job.cancel,
+                    timeout=remaining,
+                )
+            finally:
+                self._slots.release()
+                with self._lock:
+                    self.stats.running -= 1
+            outcome = "completed"
+            job.emit("result", result)
+        except QueryCancelled as exc:
+            outcome = "cancelled"
+            job.emit("error", exc)
+        except Exception as exc:  # handed to the request, which logs and maps it
+            job.emit("error", exc)
+        finally:
+            with self._lock:
+                if queued:
+                    self.stats.queued -= 1
+                setattr(self.stats, outcome, getattr(self.stats, outcome) + 1)
+                self._jobs.pop(job.request_id, None)

@@ -1,0 +1,174 @@
+"""Sessions: defaults for a client's queries (mode, hop_depth, community), with a time to live.
+
+Stored in SQLite: in memory for one worker, or in a file shared by `serve --workers N`. A session
+lives `ttl` seconds after its last use; after that it answers 404.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pathrag_gds.api.errors import ApiError
+from pathrag_gds.api.models import Effective, SessionOut
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    database_name TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    hop_depth INTEGER NOT NULL,
+    top_n INTEGER NOT NULL,
+    seed_n INTEGER NOT NULL,
+    community_id TEXT,
+    expires_at REAL NOT NULL
+)
+"""
+
+
+class SessionStore:
+    """Sessions with a sliding time to live.
+
+    Args:
+        ttl: seconds a session lives after its last use.
+        max_sessions: live sessions kept at once (more: 429).
+        path: SQLite file shared between worker processes; None keeps sessions in memory.
+        clock: the time source (seconds); tests may pass their own.
+    """
+
+    def __init__(
+        self,
+        ttl: float,
+        max_sessions: int,
+        path: Path | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.ttl = ttl
+        self.max_sessions = max_sessions
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            str(path) if path is not None else ":memory:", check_same_thread=False, timeout=10.0
+        )
+        if path is not None:
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(_SCHEMA)
+        self._db.commit()
+
+    def _purge(self, now: float) -> None:
+        self._db.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
+
+    def create(self, database_name: str, options: Effective) -> SessionOut:
+        """Store a new session and return it.
+
+        Raises:
+            ApiError: 429 when `max_sessions` live sessions exist.
+        """
+        sid = secrets.token_urlsafe(18)
+        with self._lock:
+            now = self._clock()
+            self._purge(now)
+            (count,) = self._db.execute("SELECT count(*) FROM sessions").fetchone()
+            if count >= self.max_sessions:
+                self._db.commit()
+                raise ApiError(
+                    429,
+                    "too_many_sessions",
+                    f"the server holds its maximum of {self.max_sessions} sessions: delete unused ones "
+                    "(DELETE /v1/sessions/{id}) or retry after they expire",
+                    {"Retry-After": "60"},
+                )
+            expires = now + self.ttl
+            self._db.execute(
+                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    sid,
+                    database_name,
+                    options.mode,
+                    options.hop_depth,
+                    options.top_n,
+                    options.seed_n,
+                    options.community_id,
+                    expires,
+                ),
+            )
+            self._db.commit()
+        return self._out(sid, database_name, options, expires)
+
+    def _out(self, sid: str, database_name: str, options: Effective, expires: float) -> SessionOut:
+        return SessionOut(
+            session_id=sid,
+            database_name=database_name,
+            mode=options.mode,
+            hop_depth=options.hop_depth,
+            top_n=options.top_n,
+            seed_n=options.seed_n,
+            community_id=options.community_id,
+            ttl_s=self.ttl,
+            expires_at=expires,
+        )
+
+    def touch(self, sid: str) -> SessionOut:
+        """Return a live session and extend its life by `ttl`.
+
+        Raises:
+            ApiError: 404 when the session does not exist or has expired.
+        """
+        with self._lock:
+            now = self._clock()
+            row = self._db.execute(
+                "SELECT database_name, mode, hop_depth, top_n, seed_n, community_id, expires_at "
+                "FROM sessions WHERE id = ?",
+                (sid,),
+            ).fetchone()
+            if row is None or row[6] <= now:
+                if row is not None:
+                    self._db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+                    self._db.commit()
+                raise self.not_found(sid)
+            expires = now + self.ttl
+            self._db.execute("UPDATE sessions SET expires_at = ? WHERE id = ?", (expires, sid))
+            self._db.commit()
+        opts = Effective(mode=row[1], hop_depth=row[2], top_n=row[3], seed_n=row[4], community_id=row[5])
+        return self._out(sid, row[0], opts, expires)
+
+    def delete(self, sid: str) -> None:
+        """Delete a session.
+
+        Raises:
+            ApiError: 404 when the session does not exist or has expired.
+        """
+        with self._lock:
+            now = self._clock()
+            cur = self._db.execute("DELETE FROM sessions WHERE id = ? AND expires_at > ?", (sid, now))
+            self._purge(now)
+            self._db.commit()
+        if cur.rowcount == 0:
+            raise self.not_found(sid)
+
+    def count(self) -> int:
+        """Live sessions."""
+        with self._lock:
+            self._purge(self._clock())
+            self._db.commit()
+            (n,) = self._db.execute("SELECT count(*) FROM sessions").fetchone()
+        return int(n)
+
+    def not_found(self, sid: str) -> ApiError:
+        """The 404 of an unknown or expired session."""
+        shown = sid if len(sid) <= 40 else sid[:40] + "..."
+        return ApiError(
+            404,
+            "session_not_found",
+            f"session {shown!r} does not exist or has expired (sessions live {self.ttl:g} s after their "
+            "last use): create a new one with POST /v1/sessions",
+        )
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
