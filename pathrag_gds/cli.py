@@ -17,6 +17,7 @@ from pathrag_gds.errors import PathRagError
 
 #: Command modules, in the order `--help` lists them.
 COMMAND_MODULES = [
+    "demo",
     "db",
     "models",
     "load",
