@@ -3,8 +3,8 @@
 Usage:
     .venv/bin/python scripts/hub_stats.py [--community metaqa] [--top 10] [--json]
 
-Degrees count relationships of one type at an entity, both directions, among the entities that
-have at least one relationship of that type (cypher/hub_stats.cypher).
+Degrees count relationships of one type at an entity, separately as source (`out`) and as target
+(`in`), among the entities that have at least one such relationship (cypher/hub_stats.cypher).
 """
 
 from __future__ import annotations
@@ -39,10 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
         return 0
     print(f"community {args.community}: degree per relation type ({seconds:.1f} s)")
-    print(f"{'relation':<18}{'entities':>10}{'max':>8}{'p99':>8}{'p50':>8}  top hubs")
+    print(f"{'relation':<18}{'side':<5}{'entities':>10}{'max':>8}{'p99':>8}{'p50':>8}  top hubs")
     for r in rows:
         top = ", ".join(f"{h['name']} ({h['degree']})" for h in r["top"])
-        print(f"{r['type']:<18}{r['entities']:>10,}{r['max']:>8,}{r['p99']:>8,}{r['p50']:>8,}  {top}")
+        stats = f"{r['entities']:>10,}{r['max']:>8,}{r['p99']:>8,}{r['p50']:>8,}"
+        print(f"{r['type']:<18}{r['side']:<5}{stats}  {top}")
     return 0
 
 
