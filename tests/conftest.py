@@ -1,0 +1,93 @@
+"""Shared fixtures: `settings` and a live `graph` (integration tests).
+
+Where the database comes from:
+
+- `NEO4J_URI` set: that server (with `NEO4J_USER` / `NEO4J_PASSWORD` / `NEO4J_DATABASE`).
+- `PATHRAG_TEST_BACKEND=docker`: a throw-away `neo4j:5.26` container with APOC and GDS (testcontainers;
+  needs a Docker engine).
+- otherwise: the local server of `python -m pathrag_gds db start` (started here when it does not run,
+  and then stopped at the end of the session; a server that already ran is left running).
+
+Tests share the server with other developers: they create only uniquely named data and remove it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pathrag_gds import localdb
+from pathrag_gds.config import ROOT_DIR, Settings
+from pathrag_gds.graph import Graph
+
+DOCKER_IMAGE = "neo4j:5.26"
+DOCKER_PASSWORD = "pathrag-test-password"
+
+
+def _backend() -> str:
+    return os.environ.get("PATHRAG_TEST_BACKEND", "local").strip().lower() or "local"
+
+
+@pytest.fixture(scope="session")
+def _docker_neo4j() -> Iterator[Any]:
+    """A Neo4j 5.26 container with APOC and GDS (only for PATHRAG_TEST_BACKEND=docker)."""
+    try:
+        from testcontainers.community.neo4j import Neo4jContainer
+    except ImportError:  # testcontainers < 4.13
+        from testcontainers.neo4j import Neo4jContainer
+
+    container = (
+        Neo4jContainer(DOCKER_IMAGE, password=DOCKER_PASSWORD)
+        .with_env("NEO4J_PLUGINS", '["apoc", "graph-data-science"]')
+        .with_env("NEO4J_dbms_security_procedures_unrestricted", "apoc.*,gds.*")
+    )
+    with container:
+        yield container
+
+
+@pytest.fixture(scope="session")
+def settings(request: pytest.FixtureRequest) -> Settings:
+    """Settings from the environment (pointing at the test container with PATHRAG_TEST_BACKEND=docker)."""
+    if _backend() == "docker":
+        container = request.getfixturevalue("_docker_neo4j")
+        return Settings.from_env(
+            neo4j_uri=container.get_connection_url(),
+            neo4j_user="neo4j",
+            neo4j_password=DOCKER_PASSWORD,
+            external_db=True,
+        )
+    return Settings.from_env()
+
+
+def _db_cli(action: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pathrag_gds", "db", action],
+        cwd=ROOT_DIR,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def graph(settings: Settings) -> Iterator[Graph]:
+    """A connected Graph; the local server is started first when needed (see the module docstring)."""
+    started_here = False
+    if not settings.external_db:
+        started_here = localdb.running_pid(settings) is None
+        proc = _db_cli("start")  # also waits until an already starting server answers
+        if proc.returncode != 0:
+            msg = f"`db start` failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}"
+            pytest.fail(msg, pytrace=False)
+    g = Graph.connect(settings)
+    try:
+        yield g
+    finally:
+        g.close()
+        if started_here:
+            _db_cli("stop")
