@@ -121,6 +121,10 @@ class Settings(BaseModel):
     api_max_sessions: int = Field(1000, ge=1, le=1000000)
     #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
     api_sessions_path: Path | None = None
+    #: Seconds the HTTP API lets the driver retry a transaction when Neo4j is unreachable (then 503).
+    api_db_retry_s: float = Field(2.0, ge=0, le=300)
+    #: Seconds the Neo4j driver retries a transaction on transient errors (its own default: 30).
+    neo4j_retry_s: float = Field(30.0, ge=0, le=3600)
 
     @field_validator("heap", "pagecache")
     @classmethod

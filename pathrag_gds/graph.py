@@ -105,6 +105,7 @@ class Graph:
                 auth=auth,
                 connection_acquisition_timeout=10.0,
                 max_connection_pool_size=50,
+                max_transaction_retry_time=settings.neo4j_retry_s,
                 notifications_min_severity="OFF",
             )
         except ValueError as exc:

@@ -196,7 +196,9 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     """
     from pathrag_gds.api.routes import router
 
-    service = service or PathRag(settings)
+    if service is None:
+        # Fail fast when Neo4j is unreachable (503) instead of letting the driver retry for 30 s.
+        service = PathRag(settings.model_copy(update={"neo4j_retry_s": settings.api_db_retry_s}))
     concurrency = settings.api_max_concurrency or os.cpu_count() or 1
     state = ApiState(
         settings=settings,
