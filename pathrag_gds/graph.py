@@ -23,6 +23,7 @@ from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, uni
 from neo4j.exceptions import (
     AuthError,
     ClientError,
+    ConfigurationError,
     Neo4jError,
     ServiceUnavailable,
     SessionExpired,
@@ -108,7 +109,7 @@ class Graph:
                 max_transaction_retry_time=settings.neo4j_retry_s,
                 notifications_min_severity="OFF",
             )
-        except ValueError as exc:
+        except (ValueError, ConfigurationError) as exc:  # neo4j 6 raises ConfigurationError
             raise DatabaseUnavailable(
                 f"NEO4J_URI {settings.neo4j_uri!r} is not a Neo4j URI ({exc}); use e.g. bolt://host:7687 "
                 "or neo4j://host:7687"

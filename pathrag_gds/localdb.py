@@ -498,10 +498,10 @@ def start(settings: Settings, out: Printer = print) -> int:
             wait_ready(settings, pid, settings.neo4j_start_timeout)
             out(f"Neo4j is already running at {settings.neo4j_uri} (pid {pid}, home {settings.neo4j_home})")
             return pid
-        java, _ = find_java()
         _check_port(settings.bolt_port, "Bolt", "PATHRAG_BOLT_PORT")
         if settings.http_port:
             _check_port(settings.http_port, "HTTP", "PATHRAG_HTTP_PORT (0 disables HTTP)")
+        java, _ = find_java()
         ensure_installed(settings, out)
         write_config(settings)
         ensure_password(settings, java)
