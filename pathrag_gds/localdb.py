@@ -261,6 +261,8 @@ def neo4j_conf(settings: Settings) -> str:
         f"server.memory.heap.max_size={settings.heap}",
         f"server.memory.pagecache.size={settings.pagecache}",
         "db.tx_log.rotation.retention_policy=1G size",
+        # no 256 MB pre-allocated transaction log per database: keeps a fresh home at ~150 MB
+        "db.tx_log.preallocate=false",
         "server.directories.import=import",
         # Bolt waits 5 s + 5 s by default for connections to go quiet at shutdown; a dev server need not.
         "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",

@@ -37,7 +37,7 @@ mkdir -p "$home/lib" "$home/plugins" "$home/conf" "$home/data" "$home/logs" "$ho
 start=$SECONDS
 mvn -B -q -Dstyle.color=never -f "$here/pom.xml" \
   dependency:copy-dependencies@lib dependency:copy-dependencies@plugins dependency:copy-dependencies@plugin-libs \
-  -Dneo4j.home="$home"
+  -Dneo4j.home="$home" 2>&1 | sed -e 's/\x1b\[0m//g'   # (Debian's Maven 3.8 prints stray colour resets with -q)
 echo "$stamp" > "$home/lib/.installed"
 echo "$stamp" > "$home/plugins/.installed"
 echo "Neo4j jars installed in $home ($(du -sh "$home/lib" | cut -f1) lib, $(du -sh "$home/plugins" | cut -f1) plugins, $((SECONDS - start)) s)"
