@@ -306,6 +306,8 @@ class Judgement:
     score_ms: float = 0.0
     path: str = ""
     seeds: list[str] = field(default_factory=list)
+    #: Hits@1 of the same result with the topic entity NOT skipped (what skipping it buys).
+    hit_at_1_topic_kept: bool | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -391,6 +393,9 @@ def _group_summary(rows: Sequence[Judgement]) -> dict[str, Any]:
         "chain_hit": round(sum(chains) / len(chains), 4) if chains else None,
         "latency_ms": {"p50": round(percentile(lat, 50), 1), "p95": round(percentile(lat, 95), 1)},
         "round_trips": {"mean": round(sum(rts) / n, 2) if n else 0.0, "max": max(rts) if rts else 0},
+        "hits_at_1_topic_kept": round(sum(bool(r.hit_at_1_topic_kept) for r in rows) / n, 4)
+        if n and all(r.hit_at_1_topic_kept is not None for r in rows)
+        else None,
         "db_ms_mean": round(sum(r.db_ms for r in rows) / n, 1) if n else 0.0,
         "score_ms_mean": round(sum(r.score_ms for r in rows) / n, 1) if n else 0.0,
     }
@@ -410,6 +415,7 @@ def summarize(rows: Sequence[Judgement], **meta: Any) -> dict[str, Any]:
         "hits_at_1": overall["hits_at_1"],
         "hits_at_5": overall["hits_at_5"],
         "chain_hit": overall["chain_hit"],
+        "hits_at_1_topic_kept": overall["hits_at_1_topic_kept"],
         "by_hop": {str(h): _group_summary(by_hop[h]) for h in sorted(by_hop)},
         "by_qtype": {t: _group_summary(by_qtype[t]) for t in sorted(by_qtype)},
         "latency_ms": overall["latency_ms"],
@@ -472,6 +478,8 @@ def run_questions(
             skip_names=[q.topic] if skip_topic else (),
             ontology=ontology,
         )
+        if skip_topic:
+            j.hit_at_1_topic_kept = judge(result, q, latency, ontology=ontology).hit_at_1
         out.append(j)
         if progress is not None:
             progress(j)
