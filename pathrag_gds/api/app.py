@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pathrag_gds import __version__
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, validation_message
+from pathrag_gds.api.interrupt import InterruptibleScorer
 from pathrag_gds.api.runner import SearchRunner
 from pathrag_gds.api.sessions import SessionStore
 from pathrag_gds.config import Settings
@@ -166,11 +167,19 @@ def _install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, unexpected)
 
 
+def load_models(service: PathRag) -> None:
+    """Load the embedder and the scorer (raises `ModelError` when files are missing)."""
+    _ = service.embedder
+    scorer = service.scorer
+    load = getattr(scorer, "load", None)
+    if callable(load):
+        load()
+
+
 def _warm_up(state: ApiState) -> None:
     """Load the models and read the graph facts, so the first request is not slow."""
     try:
-        _ = state.service.embedder
-        _ = state.service.scorer
+        load_models(state.service)
         state.service.refresh()
         state.warmup_error = None
     except PathRagError as exc:
@@ -198,7 +207,8 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
 
     if service is None:
         # Fail fast when Neo4j is unreachable (503) instead of letting the driver retry for 30 s.
-        service = PathRag(settings.model_copy(update={"neo4j_retry_s": settings.api_db_retry_s}))
+        svc_settings = settings.model_copy(update={"neo4j_retry_s": settings.api_db_retry_s})
+        service = PathRag(svc_settings, scorer=InterruptibleScorer(svc_settings))
     concurrency = settings.api_max_concurrency or os.cpu_count() or 1
     state = ApiState(
         settings=settings,

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPBearer
 
 from pathrag_gds import __version__
-from pathrag_gds.api.app import ApiState, app_state
+from pathrag_gds.api.app import ApiState, app_state, load_models
 from pathrag_gds.api.auth import check_authorization
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
 from pathrag_gds.api.models import (
@@ -100,8 +100,7 @@ def _readiness(state: ApiState) -> tuple[bool, dict[str, Any]]:
     else:
         checks["index"] = {"ok": False, "message": "unknown while the database is unreachable"}
     try:
-        _ = service.embedder
-        _ = service.scorer
+        load_models(service)
         checks["models"] = {"ok": True}
     except PathRagError as exc:
         checks["models"] = {"ok": False, "message": str(exc)}

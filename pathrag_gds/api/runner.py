@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathrag_gds.api.errors import ApiError
+from pathrag_gds.api.interrupt import watching
 from pathrag_gds.api.models import Effective
 from pathrag_gds.errors import QueryCancelled, QueryTimeout
 from pathrag_gds.results import PathResult
@@ -138,16 +139,17 @@ class SearchRunner:
                 remaining = job.deadline - time.monotonic()
                 if remaining <= 0:
                     raise QueryTimeout("the request ran past its time limit")
-                result = self.service.pathrag(
-                    job.question,
-                    community_id=opts.community_id,
-                    top_n=opts.top_n,
-                    max_depth=opts.hop_depth,
-                    seed_n=opts.seed_n,
-                    on_depth=on_depth,
-                    cancel=job.cancel,
-                    timeout=remaining,
-                )
+                with watching(job.cancel, job.deadline):
+                    result = self.service.pathrag(
+                        job.question,
+                        community_id=opts.community_id,
+                        top_n=opts.top_n,
+                        max_depth=opts.hop_depth,
+                        seed_n=opts.seed_n,
+                        on_depth=on_depth,
+                        cancel=job.cancel,
+                        timeout=remaining,
+                    )
             finally:
                 self._slots.release()
                 with self._lock:
