@@ -32,6 +32,9 @@ from pathrag_gds.api.sse import parse_events
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_CLIENTS = 64
+#: Search size of the valid requests (set from --max-hop / --seed-n).
+MAX_HOP = 2
+SEED_N = 10
 MAX_DURATION_S = 600
 
 
@@ -97,7 +100,12 @@ def check_error_body(r: requests.Response) -> str | None:
 def normal(
     s: requests.Session, url: str, q: str, community: str | None, timeout: float
 ) -> tuple[int, str | None]:
-    body = {"question": q, "community_id": community, "hop_depth": random.choice([1, 2, 3])}
+    body = {
+        "question": q,
+        "community_id": community,
+        "hop_depth": random.randint(1, MAX_HOP),
+        "seed_n": SEED_N,
+    }
     r = s.post(f"{url}/v1/query", json=body, timeout=timeout)
     if r.status_code != 200:
         return r.status_code, f"status-{r.status_code}: {r.text[:200]}"
@@ -114,7 +122,7 @@ def normal(
 def streamed(
     s: requests.Session, url: str, q: str, community: str | None, timeout: float
 ) -> tuple[int, str | None]:
-    body = {"question": q, "community_id": community, "hop_depth": 2, "stream": True}
+    body = {"question": q, "community_id": community, "hop_depth": MAX_HOP, "seed_n": SEED_N, "stream": True}
     with s.post(f"{url}/v1/query", json=body, timeout=timeout, stream=True) as r:
         if r.status_code != 200:
             return r.status_code, f"status-{r.status_code}: {r.text[:200]}"
@@ -190,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--community", default="DefaultCommunity_FictionalStories")
     ap.add_argument("--mix", default="normal=0.6,stream=0.2,invalid=0.2", help="request kinds and weights")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per request (client side)")
+    ap.add_argument("--max-hop", type=int, default=2, help="hop_depth of valid requests: 1..this (default 2)")
+    ap.add_argument("--seed-n", type=int, default=10, help="seed_n of valid requests (default 10)")
     ap.add_argument("--json", action="store_true", help="also print the summary as JSON")
     args = ap.parse_args(argv)
 
@@ -210,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: unknown request kind {name!r} in --mix (kinds: {', '.join(KINDS)})")
             return 2
         mix.append((name, float(weight or 1)))
+    global MAX_HOP, SEED_N
+    MAX_HOP, SEED_N = args.max_hop, args.seed_n
     token = os.environ.get("PATHRAG_API_TOKEN") or None
     try:
         ready = requests.get(f"{args.url}/readyz", timeout=10)
@@ -239,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
 
     total = sum(len(v) for v in stats.latencies.values())
     lines = [
-        f"load test: {args.clients} clients, {args.duration:g} s, {args.url}, mix {args.mix}",
+        f"load test: {args.clients} clients, {args.duration:g} s, {args.url}, mix {args.mix}, "
+        f"hop_depth 1..{MAX_HOP} (stream {MAX_HOP}), seed_n {SEED_N}",
         f"requests: {total} in {elapsed:.1f} s = {total / elapsed:.2f} req/s",
         f"{'kind':8} {'n':>6} {'p50 ms':>9} {'p95 ms':>9} {'p99 ms':>9} {'max ms':>9}",
     ]
