@@ -1,0 +1,187 @@
+"""Scoring terms beside the model score (Step 6), each in [0, 1]. Pure functions, no database.
+
+- `s_type`: the path holds an entity of an expected type that the question does not name; the
+  nearer the end of the path, the better (at the end: full credit, each hop before it halves it);
+- `s_relation_prior`: how well the path's relations fit the relations the question hints at (mean
+  hint score of its edges; a 0-hop path has no relation and gets 0, unless the question asks about
+  the named entity itself);
+- `s_coverage`: the share of the question's named entities the path touches;
+- `s_length`: 1 / (1 + hops walked past the last answer-like entity): stops paths from wandering past
+  the answer (cosine similarity does not punish extra hops).
+
+The final score is `mode score + sum(weight x term)` (weights in :class:`~pathrag_gds.config.Settings`,
+0 turns a term off).
+
+Example:
+    >>> from pathrag_gds.paths import Edge, EntityRecord, Path
+    >>> from pathrag_gds.intent import Intent
+    >>> ents = {"e": EntityRecord("e", ("Event",), "spill"), "k": EntityRecord("k", ("Place",), "kitchen")}
+    >>> p = Path(("e", "k"), (Edge("takes_place", "e", "k", "out"),))
+    >>> s_type(p, ents, Intent("where?", "entity", {"Place": 1.0}))
+    1.0
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pathrag_gds.intent import EXPECTED_MIN, Intent, singular
+from pathrag_gds.paths import EntityRecord, Path
+
+#: Credit kept per hop between an answer-like entity and the end of the path.
+POSITION_DECAY = 0.5
+#: Share of the type credit kept when the question's noun (`village`) is not in the entity's text.
+NOUN_MISS = 0.7
+
+
+@dataclass(frozen=True)
+class TermWeights:
+    """Weights of the terms (0 turns a term off)."""
+
+    type: float = 0.0
+    relation_prior: float = 0.0
+    coverage: float = 0.0
+    length: float = 0.0
+
+    @property
+    def any(self) -> bool:
+        """True when at least one term is on."""
+        return any(w != 0.0 for w in (self.type, self.relation_prior, self.coverage, self.length))
+
+
+def _entity_words(e: EntityRecord) -> set[str]:
+    text = " ".join([e.name, e.description, *(f"{k} {v}" for k, v in e.attributes.items())])
+    return {singular(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
+def answer_fit(entity: EntityRecord, intent: Intent, named: Sequence[str] | set[str]) -> float:
+    """How well one entity fits as the answer, in [0, 1].
+
+    A named entity fits only attribute/definition questions (then it is the answer); otherwise the
+    entity's type score, scaled by :data:`NOUN_MISS` when the question's noun (a subtype such as
+    `village` for type Place) is not among its words.
+    """
+    if entity.id in named:
+        return 1.0 if intent.answer_is_named else 0.0
+    if intent.answer_is_named:
+        return 0.0
+    fit = max((intent.type_scores.get(lab, 0.0) for lab in entity.labels), default=0.0)
+    if fit > 0.0 and intent.noun:
+        noun = singular(intent.noun)
+        is_label = any(singular(lab) == noun for lab in entity.labels)
+        if not is_label and noun not in _entity_words(entity):
+            fit *= NOUN_MISS
+    return fit
+
+
+def fits(
+    path: Path, entities: Mapping[str, EntityRecord], intent: Intent, named: Sequence[str] | set[str]
+) -> list[float]:
+    """:func:`answer_fit` of each node of the path, in walk order."""
+    return [answer_fit(entities[n], intent, named) for n in path.node_ids]
+
+
+def s_type(
+    path: Path,
+    entities: Mapping[str, EntityRecord],
+    intent: Intent,
+    named: Sequence[str] | set[str] = (),
+) -> float:
+    """Best answer fit on the path, halved per hop between that entity and the path's end."""
+    f = fits(path, entities, intent, named or intent.named)
+    last = len(f) - 1
+    return max((x * POSITION_DECAY ** (last - i) for i, x in enumerate(f)), default=0.0)
+
+
+def s_relation_prior(path: Path, intent: Intent) -> float:
+    """Mean hint score of the path's relations (0-hop: 1 for attribute/definition questions, else 0)."""
+    if not path.edges:
+        return 1.0 if intent.answer_is_named else 0.0
+    if not intent.relation_hints:
+        return 0.0
+    return sum(intent.relation_hints.get(e.type, 0.0) for e in path.edges) / len(path.edges)
+
+
+def s_coverage(path: Path, named: Sequence[str] | set[str]) -> float:
+    """Share of the question's named entities on the path (1 when the question names none)."""
+    if not named:
+        return 1.0
+    nodes = set(path.node_ids)
+    return sum(1 for n in set(named) if n in nodes) / len(set(named))
+
+
+def s_length(
+    path: Path,
+    entities: Mapping[str, EntityRecord],
+    intent: Intent,
+    named: Sequence[str] | set[str] = (),
+) -> float:
+    """`1 / (1 + hops past the last answer-like entity)` (every hop counts when there is none)."""
+    f = fits(path, entities, intent, named or intent.named)
+    last_fit = max((i for i, x in enumerate(f) if x >= EXPECTED_MIN), default=None)
+    wander = path.depth if last_fit is None else path.depth - last_fit
+    return 1.0 / (1.0 + wander)
+
+
+def term_parts(
+    path: Path,
+    entities: Mapping[str, EntityRecord],
+    intent: Intent,
+    weights: TermWeights,
+    named: Sequence[str] | set[str] = (),
+) -> dict[str, float]:
+    """Every term of one path (only those with a non-zero weight), keyed `type`, `relation_prior`, ...."""
+    named = named or intent.named
+    out: dict[str, float] = {}
+    if weights.type:
+        out["type"] = s_type(path, entities, intent, named)
+    if weights.relation_prior:
+        out["relation_prior"] = s_relation_prior(path, intent)
+    if weights.coverage:
+        out["coverage"] = s_coverage(path, named)
+    if weights.length:
+        out["length"] = s_length(path, entities, intent, named)
+    return out
+
+
+def weighted_sum(parts: Mapping[str, float], weights: TermWeights) -> float:
+    """`sum(weight x term)` over the parts present."""
+    w = {"type": weights.type, "relation_prior": weights.relation_prior, "coverage": weights.coverage,
+         "length": weights.length}  # fmt: skip
+    return sum(w[k] * v for k, v in parts.items() if k in w)
+
+
+def rank_answers(
+    path: Path,
+    entities: Mapping[str, EntityRecord],
+    intent: Intent | None,
+    named: Sequence[str] | set[str] = (),
+) -> list[tuple[str, str]]:
+    """Answer candidates of a path, best first, with the reason.
+
+    The entity of an expected type nearest the end (not named in the question) first, then the other
+    entities from the end backwards; named entities last (or first, for attribute/definition
+    questions, whose answer is the named entity).
+    """
+    named_set = set(named) | (set(intent.named) if intent is not None else set())
+    order = list(reversed(path.node_ids))
+    if intent is None or not (intent.type_scores or intent.answer_is_named):
+        rest = [n for n in order if n not in named_set] or [path.end]
+        return [(n, "end of path" if n == path.end else "on the path") for n in rest]
+    scored = [(answer_fit(entities[n], intent, named_set), i, n) for i, n in enumerate(order)]
+    typed = [(f, i, n) for f, i, n in scored if f >= EXPECTED_MIN]
+    typed.sort(key=lambda t: (-round(t[0], 6), t[1]))
+    out: list[tuple[str, str]] = []
+    for _, _, n in typed:
+        out.append((n, "the named entity asked about" if n in named_set else "expected type"))
+    chosen = {n for n, _ in out}
+    for n in order:
+        if n not in chosen and n not in named_set:
+            out.append((n, "end of path" if n == path.end else "on the path"))
+            chosen.add(n)
+    for n in order:
+        if n not in chosen:
+            out.append((n, "named in the question"))
+    return out

@@ -1,0 +1,151 @@
+"""Intent detection: the fixture of 50 questions, rules, whitelist per depth, no-ontology fallback.
+
+Needs the ONNX embedder (offline, no torch); no database: ontologies come from the YAML files.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pathrag_gds.config import Settings
+from pathrag_gds.encoders import Embedder, get_embedder
+from pathrag_gds.intent import (
+    infer_intent,
+    relations_allowed,
+    singular,
+    type_distances,
+    vocabulary,
+    wh_and_noun,
+)
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import EntityRecord
+
+DATA = resources.files("pathrag_gds.datasets") / "data"
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "intent_cases.yaml"
+
+
+def _yaml(name: str) -> Any:
+    return yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def enc() -> Embedder:
+    return get_embedder(Settings.from_env())
+
+
+@pytest.fixture(scope="module")
+def bob() -> tuple[Ontology, list[EntityRecord]]:
+    data = _yaml("bob.yaml")
+    ents = [
+        EntityRecord(e["id"], (e["label"],), e["name"], e.get("description", ""), e.get("attributes") or {})
+        for e in data["entities"]
+    ]
+    return Ontology.from_mapping(data["ontology"]), ents
+
+
+@pytest.fixture(scope="module")
+def metaqa() -> Ontology:
+    return Ontology.from_mapping(_yaml("metaqa_ontology.yaml")["ontology"])
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[dict[str, Any]]:
+    return list(yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["cases"])
+
+
+def _infer(c: dict[str, Any], enc: Embedder, bob: Any, metaqa: Ontology) -> Any:
+    if c["set"].startswith("bob"):
+        return infer_intent(c["question"], bob[0], enc, bob[1])
+    return infer_intent(c["question"], metaqa, enc)
+
+
+def test_fixture_has_the_required_questions(cases: list[dict[str, Any]]) -> None:
+    sets = [c["set"] for c in cases]
+    assert sets.count("bob-spec") == 10
+    for hop in (1, 2, 3):
+        assert sets.count(f"metaqa-{hop}hop") == 10
+
+
+def test_expected_type_right_for_90_percent(
+    cases: list[dict[str, Any]], enc: Embedder, bob: Any, metaqa: Ontology
+) -> None:
+    required = [c for c in cases if c["set"] != "bob-fresh"]
+    right = [c for c in required if _infer(c, enc, bob, metaqa).expected_types[:1] == [c["gold_type"]]]
+    assert len(right) / len(required) >= 0.9, [c["question"] for c in required if c not in right]
+    fresh = [c for c in cases if c["set"] == "bob-fresh"]
+    fresh_right = [c for c in fresh if _infer(c, enc, bob, metaqa).expected_types[:1] == [c["gold_type"]]]
+    assert len(fresh_right) >= 8
+
+
+def test_fixture_records_what_intent_infers(
+    cases: list[dict[str, Any]], enc: Embedder, bob: Any, metaqa: Ontology
+) -> None:
+    for c in cases:
+        it = _infer(c, enc, bob, metaqa)
+        assert it.kind == c["inferred"]["kind"], c["question"]
+        assert it.expected_types == c["inferred"]["expected_types"], c["question"]
+
+
+def test_wh_nouns() -> None:
+    assert wh_and_noun("In which village was X when the milk was spilled?") == ("which", "village")
+    assert wh_and_noun("what are the primary languages in the films directed by X") == ("what", "languages")
+    assert wh_and_noun("what does X star in") == ("what", "")
+    assert wh_and_noun("the films written by X were directed by who") == ("who", "")
+    assert wh_and_noun("Where did X first meet X?") == ("where", "")
+    assert singular("movies") == "movie" and singular("boxes") == "box" and singular("glass") == "glass"
+
+
+def test_attribute_and_definition_questions_answer_the_named_entity(enc: Embedder, bob: Any) -> None:
+    colour = infer_intent("What color is Bob the Cat's fur?", bob[0], enc, bob[1])
+    assert colour.kind == "attribute" and colour.answer_is_named and colour.named == ("bob",)
+    who = infer_intent("Who is Jane?", bob[0], enc, bob[1])
+    assert who.kind == "definition" and who.expected_types == ["Person"]
+    owner = infer_intent("Who owns Bob the Cat?", bob[0], enc, bob[1])
+    assert owner.kind == "entity" and owner.expected_types[0] == "Person" and "owns" in owner.hinted_relations
+
+
+def test_relation_hints_give_the_type_when_there_is_no_type_word(enc: Embedder, metaqa: Ontology) -> None:
+    it = infer_intent("what does [Joey Heatherton] star in", metaqa, enc)
+    assert it.hinted_relations[0] == "starred_actors"
+    assert it.expected_types[0] == "Movie"
+    assert it.mentions == ("Joey Heatherton",)
+
+
+def test_vocabulary_is_embedded_once(enc: Embedder, metaqa: Ontology) -> None:
+    assert vocabulary(metaqa, enc) is vocabulary(metaqa, enc)
+
+
+def test_whitelist_keeps_relations_that_can_still_reach_the_answer(enc: Embedder, bob: Any) -> None:
+    ont, ents = bob
+    it = infer_intent("In which village was Bob when the milk was spilled?", ont, enc, ents)
+    base = ont.relation_names
+    assert relations_allowed(ont, it, base, depth=1, max_depth=6) == base  # everything reaches a Place
+    last = relations_allowed(ont, it, base, depth=6, max_depth=6)
+    assert {"takes_place", "contains", "located_in", "lives_in", "hides_in", "owns"} <= set(last)
+    assert "chases" not in last and "involves" not in last and "is_friend_of" not in last
+    assert type_distances(ont, ["Place"])["Animal"] == 1
+
+
+def test_whitelist_is_off_for_attribute_questions(enc: Embedder, bob: Any) -> None:
+    ont, ents = bob
+    it = infer_intent("What color is Bob the Cat's fur?", ont, enc, ents)
+    assert relations_allowed(ont, it, ont.relation_names, depth=6, max_depth=6) == ont.relation_names
+
+
+def test_no_ontology_falls_back_to_labels_with_a_warning(
+    enc: Embedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    ont = Ontology.inferred_from(["Person", "Movie", "Year"], ["directed_by", "release_year"])
+    with caplog.at_level(logging.WARNING, logger="pathrag_gds.intent"):
+        it = infer_intent("which year was [Heat] released", ont, enc)
+    assert any("no stored ontology" in r.getMessage() for r in caplog.records)
+    assert it.expected_types[0] == "Year"
+    assert it.hinted_relations[0] == "release_year"
+    # relations without source/target types are never filtered out
+    assert relations_allowed(ont, it, ont.relation_names, depth=3, max_depth=3) == ont.relation_names

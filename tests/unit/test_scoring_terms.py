@@ -1,0 +1,112 @@
+"""Step 6 scoring terms and answer ranking: pure functions on plain paths (no model, no database)."""
+
+from __future__ import annotations
+
+from pathrag_gds.intent import Intent
+from pathrag_gds.paths import Edge, EntityRecord, Path
+from pathrag_gds.scoring_terms import (
+    TermWeights,
+    answer_fit,
+    rank_answers,
+    s_coverage,
+    s_length,
+    s_relation_prior,
+    s_type,
+    term_parts,
+    weighted_sum,
+)
+
+ENTS = {
+    "bob": EntityRecord("bob", ("Animal",), "Bob", attributes={"fur_color": "orange"}),
+    "spill": EntityRecord("spill", ("Event",), "spilled milk incident"),
+    "kitchen": EntityRecord("kitchen", ("Place",), "kitchen", attributes={"place_type": "room"}),
+    "house": EntityRecord("house", ("Place",), "Bob's house", attributes={"place_type": "house"}),
+    "village": EntityRecord("village", ("Place",), "Whiskerville", attributes={"place_type": "village"}),
+    "jane": EntityRecord("jane", ("Person",), "Jane"),
+}
+
+
+def chain(*hops: tuple[str, str, str]) -> Path:
+    """A path from (node, rel, next) triples walked forwards."""
+    p = Path((hops[0][0],))
+    for a, rel, b in hops:
+        p = p.extend(Edge(rel, a, b, "out"), b)
+    return p
+
+
+VILLAGE = Intent(
+    "In which village was Bob when the milk was spilled?",
+    kind="entity",
+    type_scores={"Place": 1.0, "Event": 0.1},
+    relation_hints={"takes_place": 1.0, "located_in": 0.6, "contains": 0.4},
+    noun="village",
+    named=("bob",),
+)
+TO_VILLAGE = chain(
+    ("bob", "involves", "spill"),
+    ("spill", "takes_place", "kitchen"),
+    ("kitchen", "contains", "house"),
+    ("house", "located_in", "village"),
+)
+PAST_VILLAGE = TO_VILLAGE.extend(Edge("involves", "spill", "jane", "out"), "jane")
+
+
+def test_type_rewards_the_expected_type_at_the_end() -> None:
+    assert s_type(TO_VILLAGE, ENTS, VILLAGE) == 1.0
+    # one hop past the village: half the credit
+    assert s_type(PAST_VILLAGE, ENTS, VILLAGE) == 0.5
+    # a room is a Place but not a village: the noun is missing from its text
+    to_kitchen = chain(("bob", "involves", "spill"), ("spill", "takes_place", "kitchen"))
+    assert 0.0 < s_type(to_kitchen, ENTS, VILLAGE) < s_type(TO_VILLAGE, ENTS, VILLAGE)
+
+
+def test_named_entities_are_not_the_answer_unless_asked_about() -> None:
+    assert answer_fit(ENTS["bob"], VILLAGE, {"bob"}) == 0.0
+    colour = Intent(
+        "What colour is Bob's fur?", kind="attribute", type_scores={"Animal": 1.0}, named=("bob",)
+    )
+    assert s_type(Path(("bob",)), ENTS, colour) == 1.0
+    assert rank_answers(Path(("bob",)), ENTS, colour)[0] == ("bob", "the named entity asked about")
+
+
+def test_relation_prior_is_the_mean_hint_of_the_edges() -> None:
+    two = chain(("spill", "takes_place", "kitchen"), ("kitchen", "contains", "house"))
+    assert s_relation_prior(two, VILLAGE) == (1.0 + 0.4) / 2
+    assert s_relation_prior(Path(("spill",)), VILLAGE) == 0.0
+    assert s_relation_prior(chain(("bob", "chases", "jane")), VILLAGE) == 0.0
+
+
+def test_coverage_counts_the_named_entities_touched() -> None:
+    assert s_coverage(TO_VILLAGE, {"bob", "jane"}) == 0.5
+    assert s_coverage(TO_VILLAGE, set()) == 1.0
+    assert s_coverage(Path(("kitchen",)), {"bob"}) == 0.0
+
+
+def test_length_punishes_hops_past_the_answer() -> None:
+    assert s_length(TO_VILLAGE, ENTS, VILLAGE) == 1.0
+    assert s_length(PAST_VILLAGE, ENTS, VILLAGE) == 0.5
+    no_answer = chain(("bob", "involves", "spill"))
+    assert s_length(no_answer, ENTS, VILLAGE) == 0.5  # no Place: every hop counts
+
+
+def test_parts_and_weights() -> None:
+    w = TermWeights(type=0.2, relation_prior=0.0, coverage=0.1, length=0.05)
+    parts = term_parts(TO_VILLAGE, ENTS, VILLAGE, w)
+    assert set(parts) == {"type", "coverage", "length"}
+    assert all(0.0 <= v <= 1.0 for v in parts.values())
+    assert abs(weighted_sum(parts, w) - (0.2 * 1.0 + 0.1 * 1.0 + 0.05 * 1.0)) < 1e-9
+    assert not TermWeights().any and w.any
+
+
+def test_answers_ranked_by_expected_type_nearest_the_end() -> None:
+    ranked = [n for n, _ in rank_answers(PAST_VILLAGE, ENTS, VILLAGE)]
+    assert ranked[0] == "village"  # the village beats jane, who is at the end but a Person
+    assert ranked[-1] == "bob"  # named in the question: last
+    assert set(ranked) == set(PAST_VILLAGE.node_ids)
+    # without an intent: from the end backwards, named left out
+    assert [n for n, _ in rank_answers(TO_VILLAGE, ENTS, None, {"bob"})] == [
+        "village",
+        "house",
+        "kitchen",
+        "spill",
+    ]
