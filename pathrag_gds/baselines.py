@@ -160,6 +160,12 @@ class VarLengthRag(PathRag):
         )
         state.tick("seed", t0)
         state.named = self._named_in(query, state.entities.values())
+        if hasattr(state, "intent"):  # the same intent (scoring terms, answer ranking) as the service
+            from pathrag_gds.intent import infer_intent
+
+            t0 = time.perf_counter()
+            state.intent = infer_intent(query, ontology, self.embedder, state.entities.values())
+            state.tick("intent", t0)
 
         t0 = time.perf_counter()
         paths: list[Path] = []
