@@ -91,6 +91,10 @@ class Settings(BaseModel):
     weight_depth_penalty: float = 0.2  #: used by A3 only
     weight_length_penalty: float = 0.0
 
+    #: token budget of a serialized path (the chain summary always stays whole). all-MiniLM-L6-v2 was
+    #: trained on 128 tokens; encoding time grows linearly with it (see docs/benchmarks.md).
+    path_text_tokens: int = Field(128, ge=16, le=512)
+
     # --- models --------------------------------------------------------------------------------
     embedding_model: str = "all-MiniLM-L6-v2"
     quantization: str = "int8"

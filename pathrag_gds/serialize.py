@@ -123,20 +123,25 @@ def serialize_path(
         if nid not in seen:
             seen.append(nid)
     per_entity = [entity_sentences(entities[n]) for n in seen]
-    full = summary + SEPARATOR + " ".join(" ".join(s) for s in per_entity)
-    if count_tokens(full) <= max_tokens:
-        return full
-    budget = max_tokens - count_tokens(summary + SEPARATOR)
+    # Sentence counts are summed (each counted once; the counter is cached by the caller), minus the
+    # two special tokens every count includes: an estimate within a few tokens of the joined text.
+    sizes = [[max(count_tokens(x) - 2, 1) for x in sentences] for sentences in per_entity]
+    head = count_tokens(summary + SEPARATOR)
+    if head + sum(map(sum, sizes)) <= max_tokens:
+        return summary + SEPARATOR + " ".join(" ".join(x) for x in per_entity)
+    budget = max_tokens - head
     if budget <= 0:
         return summary
     share = max(budget // len(per_entity), 1)
     kept: list[str] = []
-    for sentences in per_entity:
+    for sentences, counts in zip(per_entity, sizes, strict=True):
         taken: list[str] = []
-        for s in sentences:
-            if taken and count_tokens(" ".join([*taken, s])) > share:
+        used = 0
+        for x, n in zip(sentences, counts, strict=True):
+            if taken and used + n > share:
                 break
-            taken.append(s)
+            taken.append(x)
+            used += n
         kept.append(" ".join(taken))
     return summary + SEPARATOR + " ".join(kept)
 

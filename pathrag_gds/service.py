@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -122,6 +123,7 @@ class PathRag:
         self._scorer = scorer
         self._embedder = embedder
         self._info: GraphInfo | None = None
+        self._count_tokens: Callable[[str], int] | None = None
         self._lock = threading.Lock()
 
     # --- parts, created lazily ------------------------------------------------------------------
@@ -560,8 +562,7 @@ class PathRag:
         mode: ScoringMode,
     ) -> list[ScoredPath]:
         t0 = time.perf_counter()
-        max_tokens = int(getattr(self.scorer, "max_text_tokens", 256))
-        count = getattr(self.scorer, "count_tokens", None) or approx_tokens
+        max_tokens, count = self._text_budget()
         texts = [
             serialize_path(p, state.entities, ontology, max_tokens=max_tokens, count_tokens=count)
             for p in paths
@@ -579,6 +580,13 @@ class PathRag:
             ScoredPath(p, f, raw=r, parent=par, parts={"model": r, "final": f})
             for p, f, r, par in zip(paths, final, raw, parents, strict=True)
         ]
+
+    def _text_budget(self) -> tuple[int, Callable[[str], int]]:
+        """Token budget of path texts and the scorer's own token counter (approximate if none)."""
+        if self._count_tokens is None:
+            counter = getattr(self.embedder, "token_count", None) or approx_tokens
+            self._count_tokens = functools.lru_cache(maxsize=200_000)(counter)
+        return self.settings.path_text_tokens, self._count_tokens
 
     @staticmethod
     def _named_in(query: str, entities: Iterable[EntityRecord]) -> set[str]:
@@ -602,8 +610,7 @@ class PathRag:
                     SourceChunk(id=c["id"], text=c["text"], source=c.get("source"), entity_id=row["id"])
                     for c in row["chunks"]
                 ]
-        max_tokens = int(getattr(self.scorer, "max_text_tokens", 256))
-        count = getattr(self.scorer, "count_tokens", None) or approx_tokens
+        max_tokens, count = self._text_budget()
         out = []
         for rank, sp in enumerate(scored, start=1):
             p = sp.path
