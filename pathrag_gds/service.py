@@ -27,6 +27,7 @@ from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all
 from pathrag_gds.config import ScoringMode, Settings, get_settings
 from pathrag_gds.errors import InvalidInput, QueryCancelled, QueryTimeout, SchemaError
 from pathrag_gds.graph import Graph, RoundTripCounter
+from pathrag_gds.intent import Intent, infer_intent, relations_allowed
 from pathrag_gds.ontology import EntityType, Ontology, RelationType
 from pathrag_gds.paths import Edge, EntityRecord, Path
 from pathrag_gds.results import (
@@ -39,7 +40,8 @@ from pathrag_gds.results import (
     Seed,
     SourceChunk,
 )
-from pathrag_gds.serialize import answer_candidates, approx_tokens, path_context, serialize_path
+from pathrag_gds.scoring_terms import TermWeights, rank_answers, term_parts, weighted_sum
+from pathrag_gds.serialize import approx_tokens, path_context, serialize_path
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,7 @@ class _QueryState:
     timings: dict[str, float]
     deadline: float | None
     cancel: threading.Event | None
+    intent: Intent | None = None
 
     def check(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -340,6 +343,9 @@ class PathRag:
             seeds = self._seeds(state, seed_n, community_id)
         state.tick("seed", t0)
         state.named = self._named_in(query, state.entities.values())
+        t0 = time.perf_counter()
+        state.intent = infer_intent(query, ontology, self.embedder, state.entities.values())
+        state.tick("intent", t0)
 
         candidates = Candidates()
         depth_stats: list[DepthStat] = []
@@ -372,7 +378,10 @@ class PathRag:
             state.check()
             t_depth = time.perf_counter()
             t0 = time.perf_counter()
-            children, parents = self._expand(state, beam, whitelist)
+            allowed = whitelist
+            if relations is None:
+                allowed = self._whitelist_at(state, ontology, whitelist, depth, max_depth)
+            children, parents = self._expand(state, beam, allowed)
             state.tick("expand", t0)
             if not children:
                 depth_stats.append(
@@ -454,6 +463,21 @@ class PathRag:
                 )
             return [r for r in relations if r not in STRUCTURAL_TYPES]
         return [r for r in ontology.relation_names if r in present and r not in STRUCTURAL_TYPES]
+
+    def seed_entities(self, query: str, community_id: str | None = None) -> list[EntityRecord]:
+        """The seed entities of a question (vector index), e.g. to find the entities it names."""
+        state = _QueryState(query, [], {}, set(), RoundTripCounter(), {}, None, None)
+        state.qvec = [float(x) for x in self.embedder.encode([query])[0]]
+        self._seeds(state, self.settings.seed_n, community_id)
+        return list(state.entities.values())
+
+    def _whitelist_at(
+        self, state: _QueryState, ontology: Ontology, base: list[str], depth: int, max_depth: int
+    ) -> list[str]:
+        """The whitelist narrowed for the question's intent at one depth (`intent_whitelist` setting)."""
+        if not self.settings.intent_whitelist:
+            return base
+        return relations_allowed(ontology, state.intent, base, depth, max_depth)
 
     def _record(self, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
         s = self.settings
@@ -575,11 +599,19 @@ class PathRag:
             weight_rerank=self.settings.weight_rerank,
             depth_penalty=self.settings.weight_depth_penalty,
         )
+        s = self.settings
+        weights = TermWeights(s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length)
+        out = []
+        for p, f, r, par in zip(paths, final, raw, parents, strict=True):
+            parts = {"model": r}
+            if state.intent is not None and weights.any:
+                terms = term_parts(p, state.entities, state.intent, weights, state.named)
+                f += weighted_sum(terms, weights)
+                parts.update(terms)
+            parts["final"] = f
+            out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts))
         state.tick("score", t0)
-        return [
-            ScoredPath(p, f, raw=r, parent=par, parts={"model": r, "final": f})
-            for p, f, r, par in zip(paths, final, raw, parents, strict=True)
-        ]
+        return out
 
     def _text_budget(self) -> tuple[int, Callable[[str], int]]:
         """Token budget of path texts and the scorer's own token counter (approximate if none)."""
@@ -614,7 +646,7 @@ class PathRag:
         out = []
         for rank, sp in enumerate(scored, start=1):
             p = sp.path
-            answers = answer_candidates(p, exclude=sorted(state.named))
+            answers = rank_answers(p, ents, state.intent, state.named)
             seen: set[str] = set()
             path_sources: list[SourceChunk] = []
             for nid in p.node_ids:
@@ -652,13 +684,8 @@ class PathRag:
                         for e in p.edges
                     ],
                     answer_candidates=[
-                        AnswerCandidate(
-                            id=a,
-                            name=ents[a].name,
-                            labels=list(ents[a].labels),
-                            reason="end of path" if a == p.end else "on the path",
-                        )
-                        for a in answers
+                        AnswerCandidate(id=a, name=ents[a].name, labels=list(ents[a].labels), reason=why)
+                        for a, why in answers
                     ],
                     sources=path_sources,
                 )
