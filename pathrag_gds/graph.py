@@ -89,6 +89,8 @@ class Graph:
         self.driver = driver
         self.settings = settings
         self.database = settings.neo4j_database
+        #: where the statements live (tests point it elsewhere to prove read transactions refuse writes)
+        self.cypher_dir = CYPHER_DIR
 
     @classmethod
     def connect(cls, settings: Settings | None = None, verify: bool = True) -> Graph:
@@ -171,7 +173,7 @@ class Graph:
 
     def render(self, name: str, extra: Mapping[str, str] | None = None) -> str:
         """The statement `cypher/<name>.cypher` with its `{{placeholders}}` filled and quoted."""
-        text = load_cypher(name)
+        text = load_cypher(name, self.cypher_dir)
         values = self.identifiers()
         if extra:
             values.update({k: quote_identifier(v) for k, v in extra.items()})

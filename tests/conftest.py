@@ -91,3 +91,22 @@ def graph(settings: Settings) -> Iterator[Graph]:
         g.close()
         if started_here:
             _db_cli("stop")
+
+
+DEMO_COMMUNITY = "DefaultCommunity_FictionalStories"
+
+
+@pytest.fixture(scope="session")
+def demo_community(graph: Graph) -> str:
+    """The Bob demo graph, loaded and indexed (idempotent: loading again changes nothing)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pathrag_gds", "load", "demo"],
+        cwd=ROOT_DIR,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    )
+    if proc.returncode != 0:
+        pytest.fail(f"`load demo` failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
+    return DEMO_COMMUNITY
