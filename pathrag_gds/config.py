@@ -105,6 +105,10 @@ class Settings(BaseModel):
 
     # --- models --------------------------------------------------------------------------------
     embedding_model: str = "all-MiniLM-L6-v2"
+    #: Cascade scoring where a community has a tuned cross-encoder (`python -m pathrag_gds tune`):
+    #: per depth batch, the cross-encoder re-scores the bi-encoder's best `cascade_k` paths; 0 turns
+    #: the cascade off (bi-encoder only). See docs/benchmarks.md for what K costs and buys.
+    cascade_k: int = Field(30, ge=0, le=10000)
     quantization: str = "int8"
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)

@@ -5,6 +5,9 @@
   are cached across queries (LRU).
 - :class:`CrossEncoderScorer`: any exported ONNX cross-encoder (`models export --cross-encoder PATH`),
   scores passed through a sigmoid or returned as raw logits.
+- :class:`CascadeScorer`: the bi-encoder ranks every text of a depth batch, the cross-encoder
+  re-scores only its best `k` (`Settings.cascade_k`). :func:`get_scorer` uses it for a community
+  that has a tuned model (`models/tuned-<community>/`, written by `python -m pathrag_gds tune`).
 
 Within one query, :meth:`Scorer.for_question` gives a :class:`QuestionScorer` that never scores the
 same text twice.
@@ -18,6 +21,9 @@ Example:
 
 from __future__ import annotations
 
+import logging
+import math
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -47,6 +53,14 @@ from pathrag_gds.encoders import (
 from pathrag_gds.errors import InvalidInput, ModelError
 
 Activation = Literal["sigmoid", "raw"]
+
+log = logging.getLogger(__name__)
+
+#: The hint logged once when a community has no tuned cross-encoder.
+TUNE_HINT = (
+    "no tuned cross-encoder for community {community!r}: scoring with the bi-encoder alone; "
+    "run `python -m pathrag_gds tune --community {community}` for a better #1"
+)
 
 
 class QuestionScorer:
@@ -309,28 +323,140 @@ class CrossEncoderScorer(Scorer):
         return [float(v) for v in x]
 
 
-_scorers: dict[tuple[str, str, int], Scorer] = {}
+class CascadeScorer(Scorer):
+    """Bi-encoder for every text, cross-encoder for the bi-encoder's best `k` of each batch.
+
+    One batch (one depth of the search: the texts not scored before in the query) gets scores on
+    ONE scale, the cross-encoder's:
+
+    - the top `k` texts by bi-encoder cosine `b` get the cross-encoder score `c` (sigmoid, in (0, 1));
+    - every other text gets `lo * exp(-(b_k - b) / tau)`, where `lo` is the lowest cross-encoder
+      score of the top `k` and `b_k` the lowest bi-encoder cosine among them (`b <= b_k`). So the
+      rest stay strictly below every top-`k` score (times `1 - 1e-6`), keep the bi-encoder's order
+      among themselves, and fall off with the cosine gap (`tau` = 0.05 cosine units halves them
+      about every 0.035). They are never above the cross-encoder's worst pick, so they survive the
+      `min_score` cut only when that pick does.
+
+    With `k = 0` or a batch of at most `k` texts, every text gets the cross-encoder score.
+
+    Attributes:
+        bi: the bi-encoder (its text embeddings are cached across queries).
+        cross: the cross-encoder.
+        k: texts per batch the cross-encoder re-scores.
+        cross_texts: texts the cross-encoder has scored (all queries).
+    """
+
+    TAU = 0.05
+
+    def __init__(self, bi: BiEncoderScorer, cross: CrossEncoderScorer, k: int) -> None:
+        """Combine `bi` and `cross`; `k` >= 0 (0: the cross-encoder scores every text)."""
+        if k < 0:
+            raise InvalidInput(f"cascade k must be >= 0 (got {k})")
+        self.bi = bi
+        self.cross = cross
+        self.k = k
+        self.name = f"cascade:{cross.model_dir.name}@{k}"
+        self.cross_texts = 0
+        self._lock = threading.Lock()
+
+    def _combine(self, question: str, texts: list[str], bi_scores: list[float]) -> list[float]:
+        n = len(texts)
+        if n == 0:
+            return []
+        if self.k == 0 or n <= self.k:
+            top = list(range(n))
+        else:
+            top = sorted(range(n), key=lambda i: (-bi_scores[i], i))[: self.k]
+        cross = self.cross.score(question, [texts[i] for i in top])
+        with self._lock:
+            self.cross_texts += len(top)
+        out = [0.0] * n
+        for i, c in zip(top, cross, strict=True):
+            out[i] = c
+        if len(top) < n:
+            chosen = set(top)
+            lo = min(cross)
+            b_k = min(bi_scores[i] for i in top)
+            for i in range(n):
+                if i not in chosen:
+                    gap = max(b_k - bi_scores[i], 0.0)
+                    out[i] = lo * (1.0 - 1e-6) * math.exp(-gap / self.TAU)
+        return out
+
+    def score(self, question: str, texts: Sequence[str]) -> list[float]:
+        """One batch on the cross-encoder's scale (see the class docstring)."""
+        items = check_texts(texts)
+        return self._combine(question, items, self.bi.score(question, items))
+
+    def for_question(self, question: str) -> QuestionScorer:
+        """Embed the question once; each call (a depth batch) is cascaded on its new texts."""
+        qv = self.bi.embed_question(question)
+        return QuestionScorer(
+            question, lambda texts: self._combine(question, list(texts), self.bi._score_vector(qv, texts))
+        )
+
+
+def tuned_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
+    """Where `tune` puts the cross-encoder of a community: `models/tuned-<community>/`.
+
+    Characters outside letters, digits, `.`, `_` and `-` become `_`.
+
+    Example:
+        >>> tuned_model_dir(Settings(), "metaqa", Path("models")).as_posix()
+        'models/tuned-metaqa'
+    """
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", community_id)
+    return (models_dir or settings.models_dir) / f"tuned-{safe}"
+
+
+_scorers: dict[tuple[object, ...], Scorer] = {}
 _scorers_lock = threading.Lock()
+_hinted: set[str] = set()
 
 
-def get_scorer(settings: Settings | None = None) -> Scorer:
-    """The process-wide scorer: a :class:`BiEncoderScorer` over :func:`get_embedder` (cached).
+def _bi_scorer(s: Settings) -> BiEncoderScorer:
+    key: tuple[object, ...] = (str(s.models_dir / s.embedding_model), s.quantization, s.threads)
+    scorer = _scorers.get(key)
+    if scorer is None:
+        scorer = BiEncoderScorer(get_embedder(s))
+        _scorers[key] = scorer
+    assert isinstance(scorer, BiEncoderScorer)
+    return scorer
+
+
+def get_scorer(settings: Settings | None = None, community_id: str | None = None) -> Scorer:
+    """The process-wide scorer for a query's community (cached).
+
+    A :class:`CascadeScorer` (bi-encoder + the community's tuned cross-encoder, `Settings.cascade_k`)
+    when `models/tuned-<community>/manifest.json` exists and `cascade_k` > 0; otherwise the
+    :class:`BiEncoderScorer`, with a one-time hint to run `tune` for that community.
 
     Example:
         >>> get_scorer().name  # doctest: +SKIP
         'bi-encoder'
     """
     s = settings or get_settings()
-    key = (str(s.models_dir / s.embedding_model), s.quantization, s.threads)
     with _scorers_lock:
+        bi = _bi_scorer(s)
+        if community_id is None or s.cascade_k <= 0:
+            return bi
+        model_dir = tuned_model_dir(s, community_id)
+        if not (model_dir / "manifest.json").is_file():
+            if community_id not in _hinted:
+                _hinted.add(community_id)
+                log.warning(TUNE_HINT.format(community=community_id))
+            return bi
+        key: tuple[object, ...] = ("cascade", str(model_dir), s.quantization, s.threads, s.cascade_k)
         scorer = _scorers.get(key)
         if scorer is None:
-            scorer = BiEncoderScorer(get_embedder(s))
+            cross = CrossEncoderScorer.load(model_dir, quantization=s.quantization, threads=s.threads)
+            scorer = CascadeScorer(bi, cross, s.cascade_k)
             _scorers[key] = scorer
         return scorer
 
 
 def reset_scorers() -> None:
-    """Forget cached scorers (tests)."""
+    """Forget cached scorers and hints (tests, after `tune`)."""
     with _scorers_lock:
         _scorers.clear()
+        _hinted.clear()

