@@ -70,6 +70,14 @@ def machine() -> str:
     return f"nproc {nproc}, RAM {mem}, CPU {cpu}, {platform.system()} {platform.release()}"
 
 
+def fresh_scorer(settings: Any) -> Any:
+    """A new scorer instance (own text-embedding cache) of the configured kind."""
+    from pathrag_gds.scoring import get_scorer, reset_scorers
+
+    reset_scorers()
+    return get_scorer(settings)
+
+
 def ask(service: Any, q: MetaQAQuestion, community: str, link: str, params: dict[str, Any]) -> Judgement:
     tid = topic_id(community, q.topic)
     kw = dict(params)
@@ -132,7 +140,10 @@ def hub_run(
     ]
     for label, cap, limit in configs:
         svc = TimedPathRag(
-            settings.model_copy(update={"cap_per_relation": cap, "expand_per_path": limit}), **shared
+            settings.model_copy(update={"cap_per_relation": cap, "expand_per_path": limit}),
+            graph=shared["graph"],
+            embedder=shared["embedder"],
+            scorer=fresh_scorer(settings),
         )
         judgements = []
         for q in tqdm(questions, desc=f"hubs: {label}", file=sys.stderr, leave=False):
@@ -176,12 +187,18 @@ def main() -> int:
     args = ap.parse_args()
 
     settings = get_settings()
-    base = PathRag(settings)
+    base = PathRag(settings, scorer=fresh_scorer(settings))
     shared = {"graph": base.graph, "scorer": base.scorer, "embedder": base.embedder}
+    # the same scorer model for all, but each system its OWN instance: the scorer caches text
+    # embeddings across queries, and a shared cache would score the second system's paths for free
     systems: dict[str, PathRag] = {
         "pathrag_gds": base,
-        "per-node": PerNodeRag(settings, **shared),
-        "var-length": VarLengthRag(settings, **shared),
+        "per-node": PerNodeRag(
+            settings, graph=base.graph, embedder=base.embedder, scorer=fresh_scorer(settings)
+        ),
+        "var-length": VarLengthRag(
+            settings, graph=base.graph, embedder=base.embedder, scorer=fresh_scorer(settings)
+        ),
     }
     for s in systems.values():
         s._info = base.info
@@ -291,6 +308,8 @@ def render_section(
             "- **var-length**: `MATCH p=(s)-[*1..k]-(m)` from each seed, at most 30 paths per seed, every "
             "path scored (the multi-hop traversal API document's approach).",
             "",
+            "Each system has its own scorer instance (same model): the scorer caches text embeddings "
+            "across queries, so a shared instance would score the later systems' paths for free. "
             "Latency is wall time of `pathrag()` per question; DB ms is the time inside database calls, "
             "scoring ms the time serializing and scoring paths (both means per question). Hits@1: the first "
             "answer candidate (topic entity skipped) is in the gold answer set.",
