@@ -73,7 +73,10 @@ def session_options(threads: int) -> ort.SessionOptions:
         threads: intra-op threads (matrix multiplications run on this many cores).
 
     Returns:
-        Options with ORT_ENABLE_ALL, sequential execution and one inter-op thread.
+        Options with ORT_ENABLE_ALL, sequential execution, one inter-op thread, and intra-op threads
+        that sleep instead of spinning while they wait: on a shared, loaded machine spinning threads
+        steal the cores the other thread needs (2 busy cores, load ~10: 35% more sentences/s and 15%
+        more 128-token texts/s without spinning; docs/benchmarks.md).
     """
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -81,6 +84,7 @@ def session_options(threads: int) -> ort.SessionOptions:
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return opts
 
 
