@@ -293,7 +293,7 @@ def render_section(
             f"Command: `{cmd}`",
             "",
             f"Machine: {machine()}. Neo4j local server (heap {s.heap}, page cache {s.pagecache}), "
-            f"scorer {getattr(s, 'scorer', 'default')} (bi-encoder, int8 ONNX), {s.threads} threads.",
+            f"scorer bi-encoder (all-MiniLM-L6-v2, int8 ONNX), {s.threads} threads.",
             "",
             f"Questions: {args.sample} per hop from `{args.data}/{{1,2,3}}-hop/qa_dev.txt`, "
             "stratified by qtype, "
