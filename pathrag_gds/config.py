@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -107,6 +107,10 @@ class Settings(BaseModel):
 
     # --- models --------------------------------------------------------------------------------
     embedding_model: str = "all-MiniLM-L6-v2"
+    #: How the bi-encoder reads a path text: `sentences` embeds each distinct sentence once (cached
+    #: across paths and queries) and scores a text by its best sentence cosine; `full` embeds the
+    #: whole text (7x slower cold, 18x over a run). See docs/benchmarks.md (sentence-pooled scorer).
+    bi_encoder_pooling: Literal["sentences", "full"] = "sentences"
     #: Cascade scoring where a community has a tuned cross-encoder (`python -m pathrag_gds tune`):
     #: per depth batch, the cross-encoder re-scores the bi-encoder's best `cascade_k` paths; 0 turns
     #: the cascade off (bi-encoder only). See docs/benchmarks.md for what K costs and buys.

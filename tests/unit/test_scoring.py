@@ -74,7 +74,7 @@ def test_text_embeddings_cached_across_queries_with_lru() -> None:
 def test_get_scorer_default_is_cached_bi_encoder() -> None:
     reset_scorers()
     s = get_scorer(Settings(threads=1))
-    assert isinstance(s, BiEncoderScorer) and s.name == "bi-encoder"
+    assert isinstance(s, BiEncoderScorer) and s.name == "bi-encoder:sentences"
     assert get_scorer(Settings(threads=1)) is s
 
 
