@@ -34,6 +34,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-depth", type=int, default=3, help="longest generated chain, in hops (default 3)")
     p.add_argument("--batch-size", type=int, default=32, help="pairs per step (default 32)")
     p.add_argument("--max-length", type=int, default=192, help="tokens of question + path (default 192)")
+    p.add_argument(
+        "--freeze-layers", type=int, default=0, help="freeze embeddings + the first N layers (faster steps)"
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch threads (default 1: on a busy shared machine 1 thread trains ~2x faster than 2)",
+    )
     p.add_argument("--out", type=Path, default=None, help="models folder (default PATHRAG_MODELS_DIR)")
     p.add_argument("--data-only", action="store_true", help="generate the pairs, print counts and hash")
     p.set_defaults(func=run)
@@ -60,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         max_depth=args.max_depth,
         batch_size=args.batch_size,
         max_length=args.max_length,
+        freeze_layers=args.freeze_layers,
+        threads=args.threads,
         out=args.out,
     )
     console = Console(stderr=True)

@@ -44,6 +44,10 @@ class TrainConfig:
     holdout: float = 0.1
     threads: int | None = None
     source: Path | None = None
+    #: Freeze the embeddings and the first N transformer layers (cheaper steps: no gradients below).
+    freeze_layers: int = 0
+    #: Learning-rate factor of the new head (classifier + pooler): it starts from random weights.
+    head_lr_mult: float = 20.0
 
 
 @dataclass
@@ -175,7 +179,23 @@ def train_cross_encoder(
     planned = max(1, round(len(plan) * config.epochs / epochs_full))
     plan = plan[:planned]
 
-    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.01)
+    if config.freeze_layers > 0:
+        for name, param in model.named_parameters():
+            if ".embeddings." in f".{name}" or any(
+                f".layer.{i}." in name for i in range(config.freeze_layers)
+            ):
+                param.requires_grad = False
+    head = [
+        p for n, p in model.named_parameters() if p.requires_grad and ("classifier" in n or "pooler" in n)
+    ]
+    body = [
+        p for n, p in model.named_parameters() if p.requires_grad and not ("classifier" in n or "pooler" in n)
+    ]
+    trainable = head + body
+    opt = torch.optim.AdamW(
+        [{"params": body, "lr": config.lr}, {"params": head, "lr": config.lr * config.head_lr_mult}],
+        weight_decay=0.01,
+    )
     warm = max(1, int(planned * config.warmup))
 
     def lr_at(step: int) -> float:
@@ -224,7 +244,7 @@ def train_cross_encoder(
             loss = loss + torch.stack(listwise).mean()
         opt.zero_grad()
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
         opt.step()
         sched.step()
         steps += 1

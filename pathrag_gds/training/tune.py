@@ -48,6 +48,8 @@ class TuneOptions:
     max_length: int = 192
     near: int = 4
     hub_cap: int = 25
+    freeze_layers: int = 0
+    threads: int = 1
     out: Path | None = None
     export: bool = True
 
@@ -169,7 +171,8 @@ def tune(
         minutes=options.minutes,
         batch_size=options.batch_size,
         max_length=options.max_length,
-        threads=s.threads,
+        threads=options.threads,
+        freeze_layers=options.freeze_layers,
     )
 
     def step(i: int, n: int, loss: float) -> None:
