@@ -46,6 +46,7 @@ from pathrag_gds.encoders import (
     check_texts,
     get_embedder,
     get_session,
+    independent_batch_size,
     length_sorted_batches,
     load_tokenizer,
     pad_batch,
@@ -442,7 +443,8 @@ class CrossEncoderScorer(Scorer):
         if not items:
             return out
         encodings = self.tokenizer.encode_batch([(q, t) for t in items])
-        for idx in length_sorted_batches([len(e.ids) for e in encodings], self.batch_size):
+        bs = independent_batch_size(self.quantization, self.batch_size)
+        for idx in length_sorted_batches([len(e.ids) for e in encodings], bs):
             ids, mask, types = pad_batch([encodings[i] for i in idx], self.pad_id)
             feed = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._inputs:
