@@ -27,6 +27,21 @@ ROOT_DIR = PACKAGE_DIR.parent
 CYPHER_DIR = ROOT_DIR / "cypher" if (ROOT_DIR / "cypher").is_dir() else PACKAGE_DIR / "cypher"
 
 
+def _metaqa_dir() -> Path:
+    """MetaQA data: `PATHRAG_METAQA_DIR`, else `shared/data/metaqa` beside the repository."""
+    env = os.environ.get("PATHRAG_METAQA_DIR")
+    if env:
+        return Path(env)
+    for base in (ROOT_DIR.parent / "shared", Path("/work/shared")):
+        if (base / "data" / "metaqa").is_dir():
+            return base / "data" / "metaqa"
+    return ROOT_DIR.parent / "shared" / "data" / "metaqa"
+
+
+#: Where the MetaQA benchmark files live (kb.txt, {1,2,3}-hop/qa_dev*.txt).
+METAQA_DIR = _metaqa_dir()
+
+
 class ScoringMode(StrEnum):
     """How raw model scores become path scores."""
 

@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 from pathrag_gds.baselines import PerNodeRag, VarLengthRag
 from pathrag_gds.beam import ScoredPath
-from pathrag_gds.config import get_settings
+from pathrag_gds.config import METAQA_DIR, get_settings
 from pathrag_gds.evaluation.metaqa import (
     Judgement,
     MetaQAQuestion,
@@ -45,7 +45,7 @@ from pathrag_gds.evaluation.metaqa import (
 from pathrag_gds.paths import Path as GPath
 from pathrag_gds.service import PathRag, _QueryState
 
-DATA = Path("/work/shared/data/metaqa")
+DATA = METAQA_DIR
 ROOT = Path(__file__).resolve().parents[1]
 HUB_QTYPES = ("movie_to_genre", "movie_to_year", "movie_to_language")
 HUB_LABELS = {"Genre", "Year", "Language"}

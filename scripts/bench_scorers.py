@@ -32,13 +32,13 @@ from typing import Any
 
 from tqdm import tqdm
 
-from pathrag_gds.config import get_settings
+from pathrag_gds.config import METAQA_DIR, get_settings
 from pathrag_gds.encoders import get_embedder
 from pathrag_gds.evaluation.metaqa import percentile
 from pathrag_gds.scoring import BiEncoderScorer, PooledBiEncoderScorer
 from pathrag_gds.service import PathRag
 
-METAQA = Path("/work/shared/data/metaqa")
+METAQA = METAQA_DIR
 
 
 def make_scorers() -> dict[str, BiEncoderScorer]:

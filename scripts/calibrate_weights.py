@@ -21,11 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.config import METAQA_DIR as CONFIG_METAQA_DIR
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.evaluation.bob import load_suite, run_suite
 from pathrag_gds.service import PathRag
 
-METAQA_DIR = Path(os.environ.get("METAQA_DIR", "/work/shared/data/metaqa"))
+METAQA_DIR = Path(os.environ.get("METAQA_DIR", str(CONFIG_METAQA_DIR)))
 TERMS = ("weight_type", "weight_relation_prior", "weight_coverage", "weight_length")
 Runner = Callable[[PathRag], dict[str, float]]
 

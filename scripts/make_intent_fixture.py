@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from pathrag_gds.config import get_settings
+from pathrag_gds.config import METAQA_DIR, get_settings
 from pathrag_gds.encoders import get_embedder
 from pathrag_gds.intent import infer_intent
 from pathrag_gds.ontology import Ontology
@@ -25,7 +25,7 @@ from pathrag_gds.paths import EntityRecord
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = resources.files("pathrag_gds.datasets") / "data"
-METAQA = Path("/work/shared/data/metaqa")
+METAQA = METAQA_DIR
 OUT = ROOT / "tests" / "fixtures" / "intent_cases.yaml"
 #: MetaQA qtype ends -> entity type of the answer (metaqa_ontology.yaml).
 QTYPE_TYPES = {

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from pathrag_gds.config import Settings
+from pathrag_gds.config import METAQA_DIR, Settings
 from pathrag_gds.datasets.demo import DEMO_FILE, read_graph_file
 from pathrag_gds.datasets.loader import GraphLoader, community_counts, delete_community
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
@@ -25,7 +25,7 @@ from pathrag_gds.indexing import embed_entities, ensure_vector_index
 
 pytestmark = pytest.mark.integration
 
-KB = Path("/work/shared/data/metaqa/kb.txt")
+KB = METAQA_DIR / "kb.txt"
 
 
 def _stable(counts: dict[str, Any] | None) -> dict[str, Any]:

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from pathrag_gds.baselines import PerNodeRag, VarLengthRag
-from pathrag_gds.config import Settings
+from pathrag_gds.config import METAQA_DIR, Settings
 from pathrag_gds.datasets.loader import GraphLoader, delete_community
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
 from pathrag_gds.datasets.triples import read_triples_text
@@ -32,7 +31,7 @@ from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
 
-DATA = Path("/work/shared/data/metaqa")
+DATA = METAQA_DIR
 
 
 def pick_questions() -> list[MetaQAQuestion]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pathrag_gds.config import METAQA_DIR
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.evaluation.metaqa import (
     MetaQAQuestion,
@@ -210,7 +211,7 @@ def test_percentile_and_summary_shape() -> None:
 
 
 def test_parse_real_dev_files_when_present() -> None:
-    base = Path("/work/shared/data/metaqa")
+    base = METAQA_DIR
     if not (base / "2-hop/qa_dev.txt").is_file():
         return  # the shared data is not on this machine
     qs2 = read_questions(base / "2-hop/qa_dev.txt")

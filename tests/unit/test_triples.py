@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pathrag_gds.config import METAQA_DIR
 from pathrag_gds.datasets.demo import DEMO_FILE, dataset_from_mapping, read_graph_file
 from pathrag_gds.datasets.loader import DatasetError, check_value
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, ontology_from_mapping, read_ontology
@@ -13,7 +14,7 @@ from pathrag_gds.datasets.triples import FORMATS, read_triples, read_triples_tex
 from pathrag_gds.errors import PathRagError
 from pathrag_gds.ontology import Ontology
 
-KB = Path("/work/shared/data/metaqa/kb.txt")
+KB = METAQA_DIR / "kb.txt"
 
 
 @pytest.fixture(scope="module")
