@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
 # The test suite, from a fresh machine: set up (with the `train` extra: torch==2.13.0, for the
-# fp32 export and the fidelity/training tests), export the fp32 model, lint, type-check, pytest.
+# fp32 export and the fidelity/training tests), export the fp32 model, then lint, type-check and
+# pytest. Every step runs even when an earlier check failed; the exit status is non-zero if any did.
 # Integration tests use NEO4J_URI when set, else the local Neo4j (started by the test fixture when
 # it is not running). Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-PATHRAG_EXTRAS=dev,server,train bash scripts/setup.sh
-.venv/bin/python -m pathrag_gds models export
-.venv/bin/ruff check pathrag_gds tests scripts
-.venv/bin/mypy pathrag_gds
-set +e
+PATHRAG_EXTRAS=dev,server,train bash scripts/setup.sh || exit 1
+.venv/bin/python -m pathrag_gds models export || exit 1
+
+failed=()
+.venv/bin/ruff check pathrag_gds tests scripts || failed+=(ruff)
+.venv/bin/mypy pathrag_gds || failed+=(mypy)
 .venv/bin/python -m pytest -q "$@"
 rc=$?
-set -e
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests" >&2
+  failed+=(pytest-no-tests)
+elif [ "$rc" -ne 0 ]; then
+  failed+=(pytest)
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}" >&2
   exit 1
 fi
-exit "$rc"
+echo "all checks passed"
