@@ -130,6 +130,8 @@ class Settings(BaseModel):
     #: per depth batch, the cross-encoder re-scores the bi-encoder's best `cascade_k` paths; 0 turns
     #: the cascade off (bi-encoder only). See docs/benchmarks.md for what K costs and buys.
     cascade_k: int = Field(30, ge=0, le=10000)
+    #: Weight of the cross-encoder in the cascade's top-K scores (the rest: the bi-encoder cosine).
+    cascade_alpha: float = Field(1.0, ge=0.0, le=1.0)
     quantization: str = "int8"
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)

@@ -25,7 +25,6 @@ Example:
 from __future__ import annotations
 
 import logging
-import math
 import re
 import threading
 from collections import OrderedDict
@@ -467,35 +466,40 @@ class CascadeScorer(Scorer):
     """Bi-encoder for every text, cross-encoder for the bi-encoder's best `k` of each batch.
 
     One batch (one depth of the search: the texts not scored before in the query) gets scores on
-    ONE scale, the cross-encoder's:
+    ONE scale:
 
-    - the top `k` texts by bi-encoder cosine `b` get the cross-encoder score `c` (sigmoid, in (0, 1));
-    - every other text gets `lo * exp(-(b_k - b) / tau)`, where `lo` is the lowest cross-encoder
-      score of the top `k` and `b_k` the lowest bi-encoder cosine among them (`b <= b_k`). So the
-      rest stay strictly below every top-`k` score (times `1 - 1e-6`), keep the bi-encoder's order
-      among themselves, and fall off with the cosine gap (`tau` = 0.05 cosine units halves them
-      about every 0.035). They are never above the cross-encoder's worst pick, so they survive the
-      `min_score` cut only when that pick does.
+    - the top `k` texts by bi-encoder cosine `b` get `alpha * c + (1 - alpha) * b`, with `c` the
+      cross-encoder score (sigmoid, in (0, 1)); `alpha = 1` is the cross-encoder alone;
+    - every other text gets `lo - (b_k - b) - 1e-6`, where `lo` is the lowest top-`k` score and
+      `b_k` the lowest bi-encoder cosine among the top `k` (`b <= b_k`): strictly below every
+      top-`k` score, in the bi-encoder's order, falling off with the cosine gap.
 
-    With `k = 0` or a batch of at most `k` texts, every text gets the cross-encoder score.
+    Why `alpha < 1` can matter: the search drops paths under `min_score` (0.10) at every depth, so a
+    cross-encoder that scores a right chain's first hops near 0 empties the beam before the answer
+    (measured on MetaQA 3-hop, docs/benchmarks.md); the bi-encoder share keeps partial chains above
+    the cut while the cross-encoder still decides the order.
+
+    With `k = 0` or a batch of at most `k` texts, every text gets the top-`k` formula.
 
     Attributes:
         bi: the bi-encoder (its text embeddings are cached across queries).
         cross: the cross-encoder.
         k: texts per batch the cross-encoder re-scores.
+        alpha: weight of the cross-encoder in the top-`k` scores.
         cross_texts: texts the cross-encoder has scored (all queries).
     """
 
-    TAU = 0.05
-
-    def __init__(self, bi: BiEncoderScorer, cross: CrossEncoderScorer, k: int) -> None:
+    def __init__(self, bi: BiEncoderScorer, cross: CrossEncoderScorer, k: int, alpha: float = 1.0) -> None:
         """Combine `bi` and `cross`; `k` >= 0 (0: the cross-encoder scores every text)."""
         if k < 0:
             raise InvalidInput(f"cascade k must be >= 0 (got {k})")
+        if not 0.0 <= alpha <= 1.0:
+            raise InvalidInput(f"cascade alpha must be in [0, 1] (got {alpha})")
         self.bi = bi
         self.cross = cross
         self.k = k
-        self.name = f"cascade:{cross.model_dir.name}@{k}"
+        self.alpha = alpha
+        self.name = f"cascade:{cross.model_dir.name}@{k}" + ("" if alpha == 1.0 else f"a{alpha:g}")
         self.cross_texts = 0
         self._lock = threading.Lock()
 
@@ -511,16 +515,16 @@ class CascadeScorer(Scorer):
         with self._lock:
             self.cross_texts += len(top)
         out = [0.0] * n
+        a = self.alpha
         for i, c in zip(top, cross, strict=True):
-            out[i] = c
+            out[i] = a * c + (1.0 - a) * bi_scores[i]
         if len(top) < n:
             chosen = set(top)
-            lo = min(cross)
+            lo = min(out[i] for i in top)
             b_k = min(bi_scores[i] for i in top)
             for i in range(n):
                 if i not in chosen:
-                    gap = max(b_k - bi_scores[i], 0.0)
-                    out[i] = lo * (1.0 - 1e-6) * math.exp(-gap / self.TAU)
+                    out[i] = lo - max(b_k - bi_scores[i], 0.0) - 1e-6
         return out
 
     def score(self, question: str, texts: Sequence[str]) -> list[float]:
@@ -588,11 +592,18 @@ def get_scorer(settings: Settings | None = None, community_id: str | None = None
                 _hinted.add(community_id)
                 log.warning(TUNE_HINT.format(community=community_id))
             return bi
-        key: tuple[object, ...] = ("cascade", str(model_dir), s.quantization, s.threads, s.cascade_k)
+        key: tuple[object, ...] = (
+            "cascade",
+            str(model_dir),
+            s.quantization,
+            s.threads,
+            s.cascade_k,
+            s.cascade_alpha,
+        )
         scorer = _scorers.get(key)
         if scorer is None:
             cross = CrossEncoderScorer.load(model_dir, quantization=s.quantization, threads=s.threads)
-            scorer = CascadeScorer(bi, cross, s.cascade_k)
+            scorer = CascadeScorer(bi, cross, s.cascade_k, s.cascade_alpha)
             _scorers[key] = scorer
         return scorer
 

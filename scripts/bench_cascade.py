@@ -26,13 +26,19 @@ from pathrag_gds.service import PathRag
 METAQA = Path("/work/shared/data/metaqa")
 
 
+MODEL: Path | None = None
+ALPHAS: list[float] = [1.0]
+
+
 def scorers(community: str, ks: list[int]) -> dict[str, Any]:
     s = get_settings()
     bi = get_scorer(s)
-    cross = CrossEncoderScorer.load(tuned_model_dir(s, community))
+    cross = CrossEncoderScorer.load(MODEL or tuned_model_dir(s, community))
     out: dict[str, Any] = {"bi-encoder": bi}
     for k in ks:
-        out[f"cascade@{k}" if k else "cross-all"] = CascadeScorer(bi, cross, k)  # type: ignore[arg-type]
+        for a in ALPHAS:
+            name = (f"cascade@{k}" if k else "cross-all") + ("" if a == 1.0 else f" a={a:g}")
+            out[name] = CascadeScorer(bi, cross, k, a)  # type: ignore[arg-type]
     return out
 
 
@@ -119,7 +125,12 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-depth", type=int, default=3)
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--model", type=Path, default=None, help="cross-encoder folder (default: the tuned one)")
+    p.add_argument("--alpha", type=float, nargs="+", default=[1.0], help="cross-encoder weights")
     args = p.parse_args()
+    global MODEL, ALPHAS
+    MODEL = args.model
+    ALPHAS = args.alpha
     if args.suite == "bob":
         report = run_bob(args.k)
     else:

@@ -17,6 +17,7 @@ wrong_type        0.0    the same chain to an entity of another type than the on
 sibling           0.0    the chain's prefix, then another relation/neighbour at the last hop
 other_chain       0.0    same start, another relation chain
 other_start       0.0    the same chain from a different start entity of the same type
+other_entity      0.0    another entity alone (0 hops): the search scores every seed as a path
 bi_near_miss      0.0    the bi-encoder's best-ranked wrong paths (its ranks 2-10)
 ================  =====  ==============================================================
 
@@ -49,6 +50,7 @@ KINDS = (
     "sibling",
     "other_chain",
     "other_start",
+    "other_entity",
     "bi_near_miss",
 )
 
@@ -197,13 +199,17 @@ class PairBuilder:
             o = self.other_start(q, starts)
             if o is not None:
                 chosen.append((o, "other_start"))
+        others = [s for s in starts if s != q.path.start and s not in q.answers]
+        lone = [Path((s,)) for s in self.rng.sample(others, min(len(others), 6))]
+        if lone:
+            chosen.append((lone[0], "other_entity"))
         taken = {p for p, _ in chosen}
         wrong = [
             p
             for k in ("walked_past", "wrong_type", "sibling", "other_chain", "start")
             for p in by_kind[k]
             if p not in taken
-        ]
+        ] + lone[1:]
         if self.bi_score is not None and wrong and self.near > 0:
             if len(wrong) > self.pool:
                 wrong = self.rng.sample(wrong, self.pool)

@@ -1,0 +1,80 @@
+"""CascadeScorer: one scale per batch, top-K from the cross-encoder, the rest below in bi-encoder order.
+
+The bi-encoder is the committed ONNX model; the cross-encoder side is a small deterministic scorer
+object (any object with `score(question, texts)` and `model_dir`), so the test needs no tuned model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from pathrag_gds.encoders import get_embedder
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.scoring import BiEncoderScorer, CascadeScorer
+
+QUESTION = "Who owns Bob the Cat?"
+TEXTS = [
+    "Jane owns Bob. ||| Jane is a Person. Bob is a Animal.",
+    "Bob is a friend of Joy. ||| Bob is a Animal. Joy is a Animal.",
+    "Bob hides in the attic. ||| Bob is a Animal. Attic is a Place.",
+    "Mr Thompson owns Rex. ||| Mr Thompson is a Person. Rex is a Animal.",
+    "The kitchen is part of Bob's house. ||| Kitchen is a Place.",
+    "Whiskerville is a village. ||| Whiskerville is a Place.",
+    "Martha is the mother of Jane. ||| Martha is a Person. Jane is a Person.",
+]
+
+
+class LengthCross:
+    """A stand-in cross-encoder: score = 1 / (1 + words), so shorter texts score higher."""
+
+    model_dir = Path("models/length-cross")
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def score(self, question: str, texts: Sequence[str]) -> list[float]:
+        self.seen.extend(texts)
+        return [1.0 / (1.0 + len(t.split())) for t in texts]
+
+
+@pytest.fixture(scope="module")
+def bi() -> BiEncoderScorer:
+    return BiEncoderScorer(get_embedder())
+
+
+def test_top_k_get_cross_scores_and_the_rest_stay_below(bi: BiEncoderScorer) -> None:
+    cross = LengthCross()
+    cascade = CascadeScorer(bi, cross, k=3)  # type: ignore[arg-type]
+    scores = cascade.score(QUESTION, TEXTS)
+    b = bi.score(QUESTION, TEXTS)
+    top = sorted(range(len(TEXTS)), key=lambda i: -b[i])[:3]
+    assert sorted(cross.seen) == sorted(TEXTS[i] for i in top)
+    c = cross.score(QUESTION, [TEXTS[i] for i in top])
+    for i, ci in zip(top, c, strict=True):
+        assert scores[i] == pytest.approx(ci)
+    rest = [i for i in range(len(TEXTS)) if i not in top]
+    assert max(scores[i] for i in rest) < min(c)
+    by_bi = sorted(rest, key=lambda i: -b[i])
+    assert [scores[i] for i in by_bi] == sorted((scores[i] for i in rest), reverse=True)
+    assert cascade.cross_texts == 3
+    assert cascade.name == "cascade:length-cross@3"
+
+
+def test_small_batches_k0_alpha_and_bad_values(bi: BiEncoderScorer) -> None:
+    cross = LengthCross()
+    full = cross.score(QUESTION, TEXTS)
+    assert CascadeScorer(bi, cross, k=0).score(QUESTION, TEXTS) == pytest.approx(full)  # type: ignore[arg-type]
+    assert CascadeScorer(bi, cross, k=50).score(QUESTION, TEXTS) == pytest.approx(full)  # type: ignore[arg-type]
+    qs = CascadeScorer(bi, cross, k=2).for_question(QUESTION)  # type: ignore[arg-type]
+    assert qs.score(TEXTS[:2]) == pytest.approx(full[:2])
+    assert CascadeScorer(bi, cross, k=2).score(QUESTION, []) == []  # type: ignore[arg-type]
+    b = bi.score(QUESTION, TEXTS)
+    mixed = CascadeScorer(bi, cross, k=0, alpha=0.5).score(QUESTION, TEXTS)  # type: ignore[arg-type]
+    assert mixed == pytest.approx([0.5 * c + 0.5 * x for c, x in zip(full, b, strict=True)])
+    with pytest.raises(InvalidInput):
+        CascadeScorer(bi, cross, k=-1)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
+        CascadeScorer(bi, cross, k=2, alpha=1.5)  # type: ignore[arg-type]
