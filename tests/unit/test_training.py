@@ -98,7 +98,6 @@ def test_pairs_kinds_labels_and_hash() -> None:
 
 
 def test_tiny_training_ranks_positives_first() -> None:
-    pytest.importorskip("torch", reason="training needs the train extra (pip install -e .[train])")
     from pathrag_gds.encoders import get_embedder
     from pathrag_gds.scoring import BiEncoderScorer
     from pathrag_gds.training.train import TrainConfig, train_cross_encoder
