@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.training.pairs import PairBuilder, data_hash
 from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator, normalize_question, signature
