@@ -21,11 +21,8 @@ QUESTION = "In which village was Bob when the milk was spilled?"
 
 @pytest.fixture(scope="module")
 def service(graph: Graph, settings: Settings, demo_community: str) -> PathRag:
-    from pathrag_gds.encoders import get_embedder
-    from pathrag_gds.scoring import BiEncoderScorer
-
-    # the bi-encoder explicitly: these tests are about the search, not the tuned model
-    return PathRag(settings, graph=graph, scorer=BiEncoderScorer(get_embedder(settings)))
+    # the default scorer of the demo community (the pooled bi-encoder while no tuned model ships)
+    return PathRag(settings, graph=graph)
 
 
 @pytest.mark.parametrize("depth", [0, 1, 3])
@@ -166,9 +163,11 @@ def test_missing_vector_index_and_missing_label(
         empty.pathrag(QUESTION)
 
 
-#: Hit@1 of the bi-encoder alone on the spec's 10 queries, measured (see docs/benchmarks.md);
-#: this guards against regressions. The tuned cascade's 10/10 has its own test.
-BI_ENCODER_HITS_AT_1 = 5
+#: Hit@1 / Hit@5 of the default scorer on the spec's 10 queries in Option D, measured with
+#: `python -m pathrag_gds eval bob` (docs/benchmarks.md); a guard against regressions. Scores are
+#: deterministic (int8 runs one text per pass), so this does not flicker.
+BOB_HITS_AT_1 = 5
+BOB_HITS_AT_5 = 8
 
 
 @pytest.mark.slow
@@ -176,5 +175,5 @@ def test_bob_suite_does_not_regress(service: PathRag) -> None:
     suite = load_suite()
     report = run_suite(service, suite.queries, suite.community_id, mode=ScoringMode.OPTION_D)
     assert report["total"] == 10
-    assert report["hits_at_1"] >= BI_ENCODER_HITS_AT_1, report
-    assert report["hits_at_5"] >= report["hits_at_1"]
+    assert report["hits_at_1"] >= BOB_HITS_AT_1, report
+    assert report["hits_at_5"] >= BOB_HITS_AT_5, report

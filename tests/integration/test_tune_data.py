@@ -3,30 +3,48 @@
 - generated training data is reproducible from the seed (same data hash on two runs);
 - no generated question equals an evaluation question (bob_eval.yaml, MetaQA dev files).
 
-Needs the demo graph loaded and indexed (`python -m pathrag_gds load demo && python -m pathrag_gds
-index`); the MetaQA part also needs the `metaqa` community (it is skipped by nothing: it fails when
-missing, as the other MetaQA integration tests do).
+Uses the demo graph (loaded by the `demo_community` fixture) and a 3,000-triple MetaQA slice loaded
+into a community of its own and removed afterwards, so it runs without the full MetaQA load.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import uuid
+from collections.abc import Iterator
 
 import pytest
 
-from pathrag_gds.config import Settings
+from pathrag_gds.config import METAQA_DIR, Settings
+from pathrag_gds.datasets.loader import GraphLoader, delete_community
+from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
+from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.evaluation.bob import load_suite
 from pathrag_gds.evaluation.metaqa import read_questions
+from pathrag_gds.graph import Graph
 from pathrag_gds.training.questions import normalize_question
 from pathrag_gds.training.tune import TuneOptions, build_pairs, generate_questions
 
 pytestmark = pytest.mark.integration
 
 BOB = "DefaultCommunity_FictionalStories"
-METAQA_DEV = [Path(f"/work/shared/data/metaqa/{h}-hop/qa_dev.txt") for h in (1, 2, 3)]
+METAQA_DEV = [METAQA_DIR / f"{h}-hop" / "qa_dev.txt" for h in (1, 2, 3)]
 
 
-def test_generated_data_is_reproducible(settings: Settings) -> None:
+@pytest.fixture(scope="module")
+def metaqa_slice(graph: Graph, settings: Settings) -> Iterator[str]:
+    """The first 3,000 MetaQA triples in a community of their own."""
+    cid = f"test_tune_metaqa_{uuid.uuid4().hex[:10]}"
+    with (METAQA_DIR / "kb.txt").open(encoding="utf-8") as fh:
+        text = "".join(line for _, line in zip(range(3000), fh, strict=False))
+    tf = read_triples_text(text, "metaqa", read_ontology(METAQA_ONTOLOGY), cid)
+    try:
+        GraphLoader(graph, batch_size=1000, progress=False).load(tf.dataset)
+        yield cid
+    finally:
+        delete_community(graph, cid, drop_ontology=True)
+
+
+def test_generated_data_is_reproducible(settings: Settings, demo_community: str) -> None:
     opts = TuneOptions(community=BOB, pairs=300, seed=11)
     q1, p1, _ = build_pairs(opts, settings)
     q2, p2, _ = build_pairs(opts, settings)
@@ -38,13 +56,15 @@ def test_generated_data_is_reproducible(settings: Settings) -> None:
     assert data_hash(p3) != data_hash(p1)
 
 
-def test_no_generated_question_is_an_evaluation_question(settings: Settings) -> None:
+def test_no_generated_question_is_an_evaluation_question(
+    settings: Settings, demo_community: str, metaqa_slice: str
+) -> None:
     suite = load_suite()
     evaluation = {normalize_question(q.query) for q in (*suite.queries, *suite.fresh)}
     for path in METAQA_DEV:
         evaluation.update(normalize_question(q.question) for q in read_questions(path))
     assert len(evaluation) > 10000
-    for community, n in ((BOB, 2000), ("metaqa", 3000)):
+    for community, n in ((BOB, 2000), (metaqa_slice, 3000)):
         questions, *_ = generate_questions(TuneOptions(community=community, pairs=n), settings)
         assert questions
         clashes = [q.question for q in questions if normalize_question(q.question) in evaluation]
