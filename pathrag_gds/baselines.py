@@ -33,7 +33,7 @@ from pathrag_gds.config import ScoringMode
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import RoundTripCounter
 from pathrag_gds.paths import Direction, Edge, Path
-from pathrag_gds.results import DepthStat, PathRagResult, Seed
+from pathrag_gds.results import DepthStat, PathRagResult
 from pathrag_gds.service import PathRag, _QueryState
 
 #: The multi-hop API document: at most 30 paths per seed entity, 1..3 hops.
@@ -217,28 +217,15 @@ class VarLengthRag(PathRag):
         t0 = time.perf_counter()
         best = candidates.top(top_n)
         state.tick("prune", t0)
-        t0 = time.perf_counter()
-        results = self._results(state, best, ontology, with_sources=True)
-        state.tick("sources", t0)
-        state.timings["total"] = (time.perf_counter() - t_start) * 1000.0
-        state.timings["db"] = state.counter.seconds * 1000.0
-        return PathRagResult(
-            query=query,
-            mode=mode.value,
-            scorer=getattr(self.scorer, "name", type(self.scorer).__name__),
+        return self._finish(
+            state,
+            best,
+            ontology,
+            mode=mode,
+            scorer=self.scorer,
             community_id=community_id,
-            paths=results,
-            seeds=[
-                Seed(
-                    id=sd.id,
-                    name=state.entities[sd.id].name,
-                    labels=list(state.entities[sd.id].labels),
-                    similarity=sd.similarity,
-                )
-                for sd in seeds
-            ],
-            timings_ms={k2: round(v, 2) for k2, v in state.timings.items()},
-            round_trips=state.counter.count,
-            depths=stats,
+            seeds=seeds,
+            depth_stats=stats,
             explored=len(candidates),
+            t_start=t_start,
         )

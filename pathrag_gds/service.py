@@ -433,13 +433,41 @@ class PathRag:
             if (x.raw if x.raw is not None else x.score) >= s.min_score
         ][:top_n]
         state.tick("prune", t0)
+        return self._finish(
+            state,
+            best,
+            ontology,
+            mode=mode,
+            scorer=scorer,
+            community_id=community_id,
+            seeds=seeds,
+            depth_stats=depth_stats,
+            explored=len(candidates),
+            t_start=t_start,
+        )
+
+    def _finish(
+        self,
+        state: _QueryState,
+        best: list[ScoredPath],
+        ontology: Ontology,
+        *,
+        mode: ScoringMode,
+        scorer: Any,
+        community_id: str | None,
+        seeds: list[PathRag._Seed],
+        depth_stats: list[DepthStat],
+        explored: int,
+        t_start: float,
+    ) -> PathRagResult:
+        """Sources of the best paths, final timings, and the typed result."""
         t0 = time.perf_counter()
         paths = self._results(state, best, ontology, with_sources=True)
         state.tick("sources", t0)
         state.timings["total"] = (time.perf_counter() - t_start) * 1000.0
         state.timings["db"] = state.counter.seconds * 1000.0
         return PathRagResult(
-            query=query,
+            query=state.query,
             mode=mode.value,
             scorer=getattr(scorer, "name", type(scorer).__name__),
             community_id=community_id,
@@ -456,7 +484,7 @@ class PathRag:
             timings_ms={k: round(v, 2) for k, v in state.timings.items()},
             round_trips=state.counter.count,
             depths=depth_stats,
-            explored=len(candidates),
+            explored=explored,
         )
 
     # --- steps ----------------------------------------------------------------------------------
@@ -521,6 +549,10 @@ class PathRag:
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
+        return self._seed_rows(state, rows)
+
+    def _seed_rows(self, state: _QueryState, rows: list[dict[str, Any]]) -> list[PathRag._Seed]:
+        """Cache the seed entities of a seed query's rows and return the seeds in order."""
         out = []
         for r in rows:
             state.entities[r["id"]] = self._record(r["id"], r["labels"], r["props"])
@@ -540,11 +572,7 @@ class PathRag:
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
-        out = []
-        for r in rows:
-            state.entities[r["id"]] = self._record(r["id"], r["labels"], r["props"])
-            out.append(PathRag._Seed(r["id"], float(r["score"])))
-        return out
+        return self._seed_rows(state, rows)
 
     def _expand(
         self, state: _QueryState, beam: list[ScoredPath], whitelist: list[str]
