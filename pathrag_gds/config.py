@@ -126,6 +126,8 @@ class Settings(BaseModel):
     #: across paths and queries) and scores a text by its best sentence cosine; `full` embeds the
     #: whole text (7x slower cold, 18x over a run). See docs/benchmarks.md (sentence-pooled scorer).
     bi_encoder_pooling: Literal["sentences", "full"] = "sentences"
+    #: sentence pooling: score = (1 - w) x best sentence cosine + w x mean sentence cosine
+    pooled_mean_weight: float = Field(0.0, ge=0.0, le=1.0)
     #: Cascade scoring where a community has a tuned cross-encoder (`python -m pathrag_gds tune`):
     #: per depth batch, the cross-encoder re-scores the bi-encoder's best `cascade_k` paths; 0 turns
     #: the cascade off (bi-encoder only). See docs/benchmarks.md for what K costs and buys.

@@ -274,6 +274,7 @@ class PooledBiEncoderScorer(BiEncoderScorer):
         hop_weight: float = 2.0,
         entity_weight: float = 1.0,
         pooling: Pooling = "max",
+        mean_weight: float = 0.0,
     ) -> None:
         """Score with `embedder`; keep up to `cache_size` sentence embeddings (0 disables the cache).
 
@@ -284,6 +285,9 @@ class PooledBiEncoderScorer(BiEncoderScorer):
             entity_weight: weight of an entity sentence in the mean (0: hop sentences only).
             pooling: `"max"` (best sentence cosine; the default, see docs/benchmarks.md) or `"mean"`
                 (weighted mean of embeddings).
+            mean_weight: with `pooling="max"`, score = `(1 - w) x best + w x mean` sentence cosine:
+                the mean breaks ties among paths that share their best sentence, in favour of paths
+                whose other sentences are on topic too (a hop past the answer lowers it).
 
         Raises:
             InvalidInput: negative weights, both zero, or an unknown pooling.
@@ -296,6 +300,9 @@ class PooledBiEncoderScorer(BiEncoderScorer):
         self.hop_weight = float(hop_weight)
         self.entity_weight = float(entity_weight)
         self.pooling: Pooling = pooling
+        if not 0.0 <= mean_weight <= 1.0:
+            raise InvalidInput(f"mean_weight must be in [0, 1], got {mean_weight}")
+        self.mean_weight = float(mean_weight)
         self.name = "bi-encoder:sentences" + (
             "" if pooling == "max" else f"[{pooling},h{hop_weight:g},e{entity_weight:g}]"
         )
@@ -347,7 +354,10 @@ class PooledBiEncoderScorer(BiEncoderScorer):
             return [float(np.clip(x, -1.0, 1.0)) for x in self.embed_texts(texts) @ qv]
         parts, matrix = self._split(check_texts(texts))
         cos = matrix @ qv
-        return [float(np.clip(cos[idx].max(), -1.0, 1.0)) for idx, _ in parts]
+        w = self.mean_weight
+        return [
+            float(np.clip((1.0 - w) * cos[idx].max() + w * cos[idx].mean(), -1.0, 1.0)) for idx, _ in parts
+        ]
 
 
 class CrossEncoderScorer(Scorer):
@@ -564,7 +574,11 @@ def _bi_scorer(s: Settings) -> BiEncoderScorer:
     scorer = _scorers.get(key)
     if scorer is None:
         emb = get_embedder(s)
-        scorer = PooledBiEncoderScorer(emb) if pooling == "sentences" else BiEncoderScorer(emb)
+        scorer = (
+            PooledBiEncoderScorer(emb, mean_weight=s.pooled_mean_weight)
+            if pooling == "sentences"
+            else BiEncoderScorer(emb)
+        )
         _scorers[key] = scorer
     assert isinstance(scorer, BiEncoderScorer)
     return scorer
