@@ -145,3 +145,15 @@ def test_get_scorer_pooling_setting() -> None:
         assert type(full) is BiEncoderScorer and full.name == "bi-encoder"
     finally:
         reset_scorers()
+
+
+def test_mean_weight_blends_best_and_mean_sentence(embedder: Embedder) -> None:
+    q = "Which village is Bob's house in?"
+    text = "Bob's house is located in Whiskerville. ||| Whiskerville is a Place. The park has a pond."
+    best = PooledBiEncoderScorer(embedder).score(q, [text])[0]
+    mean = PooledBiEncoderScorer(embedder, mean_weight=1.0).score(q, [text])[0]
+    half = PooledBiEncoderScorer(embedder, mean_weight=0.5).score(q, [text])[0]
+    assert mean < best
+    assert half == pytest.approx((best + mean) / 2, abs=1e-6)
+    with pytest.raises(InvalidInput, match="mean_weight"):
+        PooledBiEncoderScorer(embedder, mean_weight=1.5)
