@@ -330,7 +330,13 @@ def ensure_password(settings: Settings, java: Path) -> None:
     password = settings.neo4j_password
     generated = password is None
     if password is None:
-        password = settings.resolved_password() or secrets.token_urlsafe(18)
+        # hex: never starts with '-', which neo4j-admin would read as an option (a url-safe token did,
+        # now and then, and the first start failed with "Missing required parameter")
+        password = settings.resolved_password() or secrets.token_hex(16)
+    if password.startswith("-"):
+        raise LocalServerError(
+            "NEO4J_PASSWORD starts with '-', which neo4j-admin reads as an option: choose another one"
+        )
     if len(password) < 8:
         raise LocalServerError(
             "NEO4J_PASSWORD is shorter than 8 characters (Neo4j's minimum): choose a longer one"
