@@ -192,3 +192,9 @@ def test_running_pid_ignores_a_stale_pid_file(tmp_path: Path) -> None:
     pid_file.write_text(f"{os.getpid()}\n")  # alive, but not a Neo4j of this home
     assert localdb.running_pid(s) is None
     assert not pid_file.exists()
+
+
+def test_password_starting_with_a_dash_is_refused_clearly(tmp_path: Path) -> None:
+    settings = Settings.from_env({}, neo4j_home=tmp_path, neo4j_password="-looks-like-an-option")
+    with pytest.raises(localdb.LocalServerError, match="starts with '-'"):
+        localdb.ensure_password(settings, Path("java"))
