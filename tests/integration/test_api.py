@@ -13,7 +13,6 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ import pytest
 import requests
 import uvicorn
 from fastapi import FastAPI
+from pathrag_testutil import free_port
 
 from pathrag_gds.api import create_app
 from pathrag_gds.api.app import app_state
@@ -44,13 +44,6 @@ COMMUNITY = "DefaultCommunity_FictionalStories"
 QUESTION = "Who owns Bob the Cat?"
 TOKEN = secrets.token_urlsafe(24)
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class ServerThread:

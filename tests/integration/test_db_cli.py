@@ -15,22 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pathrag_testutil import CLIENT_VARS, free_port
 
 from pathrag_gds import localdb
 from pathrag_gds.config import ROOT_DIR, Settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-CLIENT_VARS = ("NEO4J_URI", "NEO4J_USER", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def java_pids_of(home: Path) -> list[int]:
