@@ -202,7 +202,7 @@ class VarLengthRag(PathRag):
             scored = self._score(
                 state, qscorer, ontology, by_depth[depth], [None] * len(by_depth[depth]), depth, mode
             )
-            kept = [x for x in scored if (x.raw if x.raw is not None else x.score) >= s.min_score]
+            kept = [x for x in scored if x.model_score >= s.min_score]
             candidates.extend(kept)
             stats.append(
                 DepthStat(

@@ -37,6 +37,11 @@ class ScoredPath:
         """The canonical key of the path."""
         return self.path.key
 
+    @property
+    def model_score(self) -> float:
+        """The model's own score (what the `min_score` floor applies to), else the final score."""
+        return self.raw if self.raw is not None else self.score
+
 
 def _sort_desc(items: Iterable[ScoredPath]) -> list[ScoredPath]:
     # ties broken by shorter path, then key, so runs are deterministic
@@ -117,8 +122,8 @@ class Candidates:
         return len(self._best)
 
     def top(self, n: int, min_score: float | None = None) -> list[ScoredPath]:
-        """The best `n` paths, optionally without those under `min_score`."""
-        items = self._best.values()
+        """The best `n` paths, optionally without those whose model score is under `min_score`."""
+        items = list(self._best.values())
         if min_score is not None:
-            items = [s for s in items if s.score >= min_score]  # type: ignore[assignment]
+            items = [s for s in items if s.model_score >= min_score]
         return _sort_desc(items)[:n]

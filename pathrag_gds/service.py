@@ -407,7 +407,7 @@ class PathRag:
             scored = self._score(state, qscorer, ontology, children, parents, depth, mode)
             t0 = time.perf_counter()
             if depth >= s.min_depth:
-                scored = [x for x in scored if (x.raw if x.raw is not None else x.score) >= s.min_score]
+                scored = [x for x in scored if x.model_score >= s.min_score]
             candidates.extend(scored)
             kept = local_keep_all(scored, s.local_keep_m, depth, s.min_depth)
             beam = global_keep(kept, s.beam_width)
@@ -427,11 +427,7 @@ class PathRag:
 
         # 3) top-N of everything explored
         t0 = time.perf_counter()
-        best = [
-            x
-            for x in candidates.top(len(candidates))
-            if (x.raw if x.raw is not None else x.score) >= s.min_score
-        ][:top_n]
+        best = candidates.top(top_n, min_score=s.min_score)
         state.tick("prune", t0)
         return self._finish(
             state,
