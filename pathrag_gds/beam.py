@@ -31,6 +31,8 @@ class ScoredPath:
     raw: float | None = None
     parent: int | None = None
     parts: dict[str, float] = field(default_factory=dict)
+    #: the serialized text the model scored ("" when not scored through the serializer)
+    text: str = ""
 
     @property
     def key(self) -> str:

@@ -635,14 +635,14 @@ class PathRag:
         s = self.settings
         weights = TermWeights(s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length)
         out = []
-        for p, f, r, par in zip(paths, final, raw, parents, strict=True):
+        for p, text, f, r, par in zip(paths, texts, final, raw, parents, strict=True):
             parts = {"model": r}
             if state.intent is not None and weights.any:
                 terms = term_parts(p, state.entities, state.intent, weights, state.named)
                 f += weighted_sum(terms, weights)
                 parts.update(terms)
             parts["final"] = f
-            out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts))
+            out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts, text=text))
         state.tick("score", t0)
         return out
 
@@ -694,7 +694,8 @@ class PathRag:
                     score_parts={k: round(v, 6) for k, v in sp.parts.items()},
                     depth=p.depth,
                     key=p.key,
-                    text=serialize_path(p, ents, ontology, max_tokens=max_tokens, count_tokens=count),
+                    text=sp.text
+                    or serialize_path(p, ents, ontology, max_tokens=max_tokens, count_tokens=count),
                     path_context=path_context(p, ents),
                     nodes=[
                         NodeOut(
