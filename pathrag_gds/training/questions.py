@@ -8,8 +8,12 @@ A question is a random walk that exists in the graph, phrased with the ontology:
 3. phrase the chain backwards from the answer with the entity type names and the relation phrases
    read both ways (`phrase`: source -> target, `inverse_phrase`: target -> source), as nested
    relative clauses, with several templates per chain shape, e.g. ``Which person directed the movie
-   that Tom Hanks starred in?`` or ``Tom Hanks starred in which movie?``;
-4. the start entity is named; the answers are every entity the same chain reaches from it.
+   that Tom Hanks starred in?`` or ``Tom Hanks starred in which movie?``; most last hops whose
+   phrase has a readable shape are asked idiomatically instead (:mod:`.phrasing`: ``Where does
+   Jane live?``, ``Who are Bob's friends?``), and an entity with a kind attribute (`species`,
+   `place_type`) is named by its kind half the time (``In which village ...``);
+4. the start entity is named; the answers are every entity the same chain reaches from it (of the
+   kind the question names, when it names one).
 
 A share of questions (`entity_share`) asks about the start entity itself (``What is Bob's fur
 color?``): their answer is the 0-hop path, so the scorer also learns when NOT to walk.
@@ -23,7 +27,7 @@ Example:
     ... )
     >>> onto = Ontology.from_mapping({"relationship_types": [
     ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by"}]})
-    >>> qs = QuestionGenerator(g, onto, seed=1, max_depth=1, entity_share=0.0).generate(2)
+    >>> qs = QuestionGenerator(g, onto, seed=1, max_depth=1, entity_share=0.0).generate(6)
     >>> sorted({q.answers for q in qs})
     [('bob',), ('jane',)]
 """
@@ -39,6 +43,8 @@ from typing import Any, Protocol
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
+from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, kind_noun
+from pathrag_gds.training.phrasing import plural as _plural
 
 #: One step of a walk: the edge and the entity it leads to.
 Hop = tuple[Edge, str]
@@ -155,14 +161,6 @@ def type_word(entity: EntityRecord) -> str:
     return " ".join(words.split()).lower() or "entity"
 
 
-def _plural(noun: str) -> str:
-    if noun.endswith(("s", "x", "ch", "sh")):
-        return noun + "es"
-    if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
-        return noun[:-1] + "ies"
-    return noun + "s"
-
-
 @dataclass
 class _Phraser:
     """Relative clauses for one walk, built from the ontology's phrases."""
@@ -171,6 +169,35 @@ class _Phraser:
     entities: Mapping[str, EntityRecord]
     rng: random.Random
     person_labels: frozenset[str] = field(default_factory=frozenset)
+    place_labels: frozenset[str] = field(default_factory=frozenset)
+    #: Share of last hops asked in an idiomatic form (`Where does Jane live?`) when the phrase allows.
+    idiomatic_share: float = 0.6
+    #: The kind noun each entity was last named by (the answer set narrows to that kind).
+    kinds: dict[str, str] = field(default_factory=dict)
+
+    def noun(self, entity: EntityRecord) -> str:
+        """The entity's type noun, or half the time its kind (`village` for a Place) when it has one."""
+        kind = kind_noun(entity.attributes)
+        if kind and self.rng.random() < 0.5:
+            self.kinds[entity.id] = kind
+            return kind
+        self.kinds.pop(entity.id, None)
+        return type_word(entity)
+
+    def wh(self, entity: EntityRecord) -> str:
+        """The question word for an answer entity: Who, Where or What."""
+        if entity.label in self.person_labels:
+            return "Who"
+        return "Where" if entity.label in self.place_labels else "What"
+
+    def idiomatic(self, edge: Edge, near: str, end: EntityRecord, noun: str) -> list[str]:
+        """Short forms of the last hop read from the relation phrases (see `phrasing`)."""
+        rel = self.ontology.relation(edge.type)
+        wh = self.wh(end)
+        forward, backward = Sentence.parse(rel.phrase), Sentence.parse(rel.inverse_phrase)
+        if edge.direction == "out":  # near <phrase> end; end <inverse> near
+            return forward.object_forms(near, noun, wh) + backward.subject_forms(near, noun, wh)
+        return forward.subject_forms(near, noun, wh) + backward.object_forms(near, noun, wh)
 
     def subject_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the far node as subject about `other` (the near node): `owns Bob`."""
@@ -195,7 +222,7 @@ class _Phraser:
             return e.name
         inner = self.describe(path, upto - 1)
         edge = path.edges[upto - 1]
-        noun = type_word(self.entities[path.node_ids[upto]])
+        noun = self.noun(self.entities[path.node_ids[upto]])
         subj = self.subject_clause(edge, inner)
         obj = self.object_clause(edge, inner)
         options = []
@@ -217,7 +244,10 @@ class _Phraser:
         inner = self.describe(path, path.depth - 1)
         edge = path.edges[-1]
         end = self.entities[path.end]
-        noun = type_word(end)
+        noun = self.noun(end)
+        short = self.idiomatic(edge, inner, end, noun)
+        if short and self.rng.random() < self.idiomatic_share:
+            return _style(_cap(self.rng.choice(short)), self.rng), "idiomatic"
         subj = self.subject_clause(edge, inner)
         obj = self.object_clause(edge, inner)
         options: list[tuple[str, str]] = []
@@ -273,6 +303,21 @@ def _style(text: str, rng: random.Random) -> str:
     if rng.random() < 0.25:
         return text.rstrip("?.").lower()
     return text
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def place_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
+    """Entity type labels that read as places (`where` questions), by the label or its description's head."""
+    desc = {e.label: e.description for e in ontology.entity_types}
+    out = set()
+    for label in labels:
+        head = " ".join(desc.get(label, "").split()[:3])
+        if set(re.findall(r"[a-z]+", f"{label} {head}".lower())) & PLACE_WORDS:
+            out.add(label)
+    return frozenset(out)
 
 
 def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
@@ -337,10 +382,13 @@ class QuestionGenerator:
             path = path.extend(edge, nid)
         return path
 
-    def answers(self, start: str, chain: Sequence[Group], label: str | None = None) -> tuple[str, ...]:
+    def answers(
+        self, start: str, chain: Sequence[Group], label: str | None = None, kind: str | None = None
+    ) -> tuple[str, ...]:
         """Every entity the chain reaches from `start` (within the source's caps), sorted.
 
-        With `label`, only entities of that type (the question names the answer's type).
+        With `label`, only entities of that type (the question names the answer's type); with
+        `kind`, only those of that kind too (`village`, see `phrasing.kind_noun`).
         """
         frontier: list[tuple[str, frozenset[str]]] = [(start, frozenset({start}))]
         for group in chain:
@@ -355,6 +403,8 @@ class QuestionGenerator:
         if label is not None:
             ents = self.source.entities(ends)
             ends = [n for n in ends if n in ents and ents[n].label == label]
+            if kind is not None:
+                ends = [n for n in ends if kind_noun(ents[n].attributes) == kind]
         return tuple(ends)
 
     def generate(self, n: int, *, attempts: int = 20) -> list[GeneratedQuestion]:
@@ -374,13 +424,21 @@ class QuestionGenerator:
             if len(ents) < len(set(path.node_ids)):
                 continue
             labels.update(e.label for e in ents.values())
-            phraser = _Phraser(self.ontology, ents, self.rng, person_labels(self.ontology, labels))
+            phraser = _Phraser(
+                self.ontology,
+                ents,
+                self.rng,
+                person_labels(self.ontology, labels),
+                place_labels(self.ontology, labels),
+            )
             if depth == 0:
                 text, template = phraser.entity_question(ents[start])
                 answers: tuple[str, ...] = (start,)
             else:
                 text, template = phraser.question(path)
-                answers = self.answers(start, signature(path), ents[path.end].label)
+                answers = self.answers(
+                    start, signature(path), ents[path.end].label, phraser.kinds.get(path.end)
+                )
             key = normalize_question(text)
             if key in seen:
                 continue

@@ -1,0 +1,179 @@
+"""Idiomatic question forms for one relation, read from its ontology phrase (pure, no graph).
+
+The templates of :mod:`pathrag_gds.training.questions` nest relative clauses ("What is the place
+that Jane lives in?"). People ask shorter: "Where does Jane live?", "Who are Bob's friends?",
+"In which room did the incident take place?". This module turns a relation phrase into those forms
+with a little grammar, and only when the phrase has a shape it can read:
+
+- a role noun (`is a friend of`, `is the home of`, `is the release year of`): the subject is the
+  object's ROLE, so ask with a possessive: ``Who are Bob's friends?``, ``What is Jane's home?``;
+- a present-tense verb (`lives in`, `takes place in`, `owns`): do-support, present and past:
+  ``Where does Jane live?``, ``Which animal did Jane own?``, ``In which room did X take place?``;
+- a copula with a participle (`is located in`): ``Where is the bakery located?``.
+
+Phrases in the past tense (`directed`, `starred in`) or other shapes give no extra forms; the
+nested templates still cover them.
+
+Example:
+    >>> Sentence.parse("lives in").object_forms("Jane", "place", "Where")[::2]
+    ['Where does Jane live?', 'Which place does Jane live in?']
+    >>> Sentence.parse("is a friend of").subject_forms("Bob", "animal", "Who")
+    ["Who is Bob's friend?", "Who are Bob's friends?", "Which animal is Bob's friend?"]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Prepositions after which the answer is a location (`Where ...?` when it is not a person).
+LOCATIVE = frozenset({"in", "at", "on", "into", "inside", "near"})
+PREPOSITIONS = LOCATIVE | frozenset({"of", "with", "by", "to", "from", "for", "after", "before", "about"})
+IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice"}
+#: Words in an entity type's label or description that make `where` the right question word.
+PLACE_WORDS = frozenset(
+    {"place", "location", "city", "town", "village", "country", "room", "building", "region"}
+)
+#: Attribute keys whose value names what kind of thing an entity is (`place_type: village`).
+KIND_KEYS = frozenset({"species", "kind", "category", "type", "breed"})
+
+
+def plural(noun: str) -> str:
+    """English plural of a noun (regular rules, last word only).
+
+    Example:
+        >>> plural("friend"), plural("city"), plural("box"), plural("release year"), plural("child")
+        ('friends', 'cities', 'boxes', 'release years', 'children')
+    """
+    head, _, last = noun.rpartition(" ")
+    if last in IRREGULAR:
+        return f"{head} {IRREGULAR[last]}".strip()
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def base_verb(word: str) -> str | None:
+    """The bare form of a present-tense third-person verb, else None (`takes` -> `take`).
+
+    Example:
+        >>> base_verb("takes"), base_verb("watches"), base_verb("directed"), base_verb("is")
+        ('take', 'watch', None, None)
+    """
+    if word in {"is", "has", "was", "does"} or not word.endswith("s") or word.endswith("ss"):
+        return None
+    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return word[:-2]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+def kind_noun(attributes: Mapping[str, Any]) -> str | None:
+    """What kind of thing an entity is, from an attribute like `species` or `place_type`.
+
+    Example:
+        >>> kind_noun({"place_type": "village", "population": 840}), kind_noun({"age": 3})
+        ('village', None)
+    """
+    for key in sorted(attributes):
+        value = attributes[key]
+        k = key.lower()
+        if (k in KIND_KEYS or k.endswith("_type")) and isinstance(value, str):
+            words = value.strip().lower().split()
+            if 0 < len(words) <= 2 and all(w.isalpha() for w in words):
+                return " ".join(words)
+    return None
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A relation phrase split into its grammar: `S <phrase> O`.
+
+    Attributes:
+        role: the role noun of `is (a|an|the) <role> of` phrases (`friend`), else "".
+        verb: the bare verb of a present-tense phrase (`live`), else "".
+        rest: words after the verb without a final preposition (`place` of `takes place in`).
+        prep: the final preposition (`in`), else "".
+        participle: the participle of `is|was <participle> <prep>` phrases (`located`), else "".
+        copula: `is` or `was` for participle phrases.
+    """
+
+    role: str = ""
+    verb: str = ""
+    rest: str = ""
+    prep: str = ""
+    participle: str = ""
+    copula: str = "is"
+
+    @classmethod
+    def parse(cls, phrase: str) -> Sentence:
+        """Read a phrase (`is the home of`, `takes place in`, `is located in`, `owns`)."""
+        words = phrase.lower().split()
+        if not words:
+            return cls()
+        m = re.fullmatch(r"is (?:a|an|the) ([a-z][a-z ]*?) of", " ".join(words))
+        if m:
+            return cls(role=m.group(1))
+        prep = words[-1] if len(words) > 1 and words[-1] in PREPOSITIONS else ""
+        body = words[:-1] if prep else words
+        if words[0] in {"is", "was"} and len(body) == 2 and body[1].endswith(("ed", "en")):
+            return cls(participle=body[1], prep=prep, copula=words[0])
+        verb = base_verb(body[0])
+        if verb is None or any(w in {"is", "was", "has"} for w in body[1:]):
+            return cls()
+        return cls(verb=verb, rest=" ".join(body[1:]), prep=prep)
+
+    def subject_forms(self, obj: str, noun: str, wh: str) -> list[str]:
+        """Questions whose answer is the SUBJECT of `S <phrase> <obj>`: role nouns only.
+
+        Args:
+            obj: how the object is named (a name or a noun phrase).
+            noun: the answer's type or kind noun (`animal`, `village`).
+            wh: `Who` for persons, else `What` (`Where` is read as `What`).
+        """
+        if not self.role or " that " in f" {obj} ":
+            return []  # a possessive after a relative clause does not read
+        wh = "Who" if wh == "Who" else "What"
+        return [
+            f"{wh} is {obj}'s {self.role}?",
+            f"{wh} are {obj}'s {plural(self.role)}?",
+            f"Which {noun} is {obj}'s {self.role}?",
+        ]
+
+    def object_forms(self, subj: str, noun: str, wh: str) -> list[str]:
+        """Questions whose answer is the OBJECT of `<subj> <phrase> O` (do-support or a participle).
+
+        Args:
+            subj: how the subject is named.
+            noun: the answer's type or kind noun.
+            wh: `Who` for persons, `Where` for places, else `What` (`Where` is asked only after a
+                locative preposition).
+        """
+        locative = self.prep in LOCATIVE and wh == "Where"
+        if self.participle:
+            out = [f"Which {noun} {self.copula} {subj} {self.participle} {self.prep}".rstrip() + "?"]
+            if locative:
+                out = [f"Where is {subj} {self.participle}?", f"Where was {subj} {self.participle}?", *out]
+            elif wh == "Who" and self.prep == "by":
+                out.append(f"Who {self.copula} {subj} {self.participle} by?")
+            return out
+        if not self.verb:
+            return []
+        core = f"{self.verb} {self.rest}".strip()
+        word = "Where" if locative else ("Who" if wh == "Who" and not self.prep else "What")
+        tail = "" if locative else (f" {self.prep}" if self.prep else "")
+        out = [f"{word} does {subj} {core}{tail}?", f"{word} did {subj} {core}{tail}?"]
+        full = f"{core} {self.prep}".strip()
+        out.append(f"Which {noun} does {subj} {full}?")
+        if self.prep:
+            out.append(f"{_cap(self.prep)} which {noun} does {subj} {core}?")
+        return out

@@ -1,0 +1,74 @@
+"""Idiomatic question forms read from relation phrases (pure grammar, no database)."""
+
+from __future__ import annotations
+
+from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, plural
+from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator
+from tests.unit.test_training import ONTOLOGY, toy_graph
+
+
+def test_phrase_shapes() -> None:
+    assert Sentence.parse("takes place in") == Sentence(verb="take", rest="place", prep="in")
+    assert Sentence.parse("is the release year of") == Sentence(role="release year")
+    assert Sentence.parse("was directed by") == Sentence(participle="directed", prep="by", copula="was")
+    assert Sentence.parse("starred in") == Sentence()  # past tense: no do-support form
+    assert Sentence.parse("has the genre") == Sentence()
+    assert Sentence.parse("") == Sentence()
+
+
+def test_where_only_for_places_after_a_locative_preposition() -> None:
+    lives = Sentence.parse("lives in")
+    assert lives.object_forms("Jane", "place", "Where")[:2] == [
+        "Where does Jane live?",
+        "Where did Jane live?",
+    ]
+    involved = Sentence.parse("is involved in")
+    assert not any(f.startswith("Where") for f in involved.object_forms("Mop", "event", "What"))
+    assert involved.object_forms("Mop", "event", "What") == ["Which event is Mop involved in?"]
+    owns = Sentence.parse("owns").object_forms("Jane", "animal", "What")
+    assert owns == ["What does Jane own?", "What did Jane own?", "Which animal does Jane own?"]
+    assert (
+        Sentence.parse("was directed by").object_forms("Heat", "person", "Who")[-1]
+        == "Who was Heat directed by?"
+    )
+
+
+def test_possessive_role_forms_and_their_limits() -> None:
+    friend = Sentence.parse("is a friend of")
+    assert "Who are Bob's friends?" in friend.subject_forms("Bob", "animal", "Who")
+    assert (
+        friend.subject_forms("the cat that Jane owns", "animal", "Who") == []
+    )  # "...owns's friend" does not read
+    assert friend.object_forms("Bob", "animal", "Who") == []
+
+
+def test_words() -> None:
+    assert [base_verb(w) for w in ("lives", "watches", "carries", "was", "kiss", "wrote")] == [
+        "live",
+        "watch",
+        "carry",
+        None,
+        None,
+        None,
+    ]
+    assert plural("child") == "children" and plural("hiding place") == "hiding places"
+    assert kind_noun({"species": "Red Squirrel"}) == "red squirrel"
+    assert kind_noun({"place_type": "village", "x_type": 3}) == "village"
+    assert kind_noun({"event_type": "a very long free text value"}) is None
+
+
+def test_kind_nouns_narrow_the_answers() -> None:
+    g: MemoryGraph = toy_graph()
+    qs = QuestionGenerator(g, ONTOLOGY, seed=4, max_depth=2, entity_share=0.0).generate(200)
+    pets = {i: e for i, e in g.entities(g.start_ids()).items() if e.label == "Pet"}
+    kinded = [
+        q
+        for q in qs
+        if q.path.end in pets
+        and any(f" {k} " in f" {q.question.lower()} " for k in ("cat", "dog", "hamster"))
+    ]
+    assert kinded, "some questions should name a pet by its species"
+    for q in kinded:
+        asked = kind_noun(pets[q.path.end].attributes)
+        assert all(kind_noun(pets[a].attributes) == asked for a in q.answers)
+    assert any(q.template.endswith("idiomatic") for q in qs)
