@@ -42,11 +42,16 @@ def scorers(community: str, ks: list[int]) -> dict[str, Any]:
     return out
 
 
+#: Settings changed for every scorer alike (`--weight-length`): same search parameters side by side.
+OVERRIDES: dict[str, Any] = {}
+
+
 def services(community: str, ks: list[int]) -> dict[str, PathRag]:
     base = PathRag()
+    settings = base.settings.model_copy(update=OVERRIDES)
     out = {}
     for name, sc in scorers(community, ks).items():
-        out[name] = PathRag(base.settings, graph=base.graph, scorer=sc, embedder=base.embedder)
+        out[name] = PathRag(settings, graph=base.graph, scorer=sc, embedder=base.embedder)
     return out
 
 
@@ -127,7 +132,10 @@ def main() -> int:
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--model", type=Path, default=None, help="cross-encoder folder (default: the tuned one)")
     p.add_argument("--alpha", type=float, nargs="+", default=[1.0], help="cross-encoder weights")
+    p.add_argument("--weight-length", type=float, default=None, help="Step 6 length term weight, all scorers")
     args = p.parse_args()
+    if args.weight_length is not None:
+        OVERRIDES["weight_length"] = args.weight_length
     global MODEL, ALPHAS
     MODEL = args.model
     ALPHAS = args.alpha

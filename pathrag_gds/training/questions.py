@@ -346,6 +346,8 @@ class QuestionGenerator:
         seed: the only source of randomness.
         max_depth: longest chain, in hops.
         entity_share: share of questions about the start entity itself (0 hops).
+        exclude: normalised questions never to produce (evaluation questions,
+            :func:`pathrag_gds.training.exclusions.evaluation_questions`); `excluded` counts the drops.
     """
 
     def __init__(
@@ -356,6 +358,7 @@ class QuestionGenerator:
         seed: int = 0,
         max_depth: int = 3,
         entity_share: float = 0.1,
+        exclude: frozenset[str] = frozenset(),
     ) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
@@ -364,6 +367,8 @@ class QuestionGenerator:
         self.seed = seed
         self.max_depth = max_depth
         self.entity_share = entity_share
+        self.exclude = exclude
+        self.excluded = 0
         self.rng = random.Random(seed)
         self._starts = source.start_ids()
         if not self._starts:
@@ -440,6 +445,9 @@ class QuestionGenerator:
                     start, signature(path), ents[path.end].label, phraser.kinds.get(path.end)
                 )
             key = normalize_question(text)
+            if key in self.exclude:
+                self.excluded += 1
+                continue
             if key in seen:
                 continue
             seen.add(key)

@@ -73,11 +73,13 @@ Progress = Callable[[str, int, int, str], None]
 
 def generate_questions(
     options: TuneOptions, settings: Settings | None = None
-) -> tuple[list[GeneratedQuestion], Neo4jSource, Ontology, Any]:
+) -> tuple[list[GeneratedQuestion], Neo4jSource, Ontology, Any, int]:
     """The questions of a `tune` run (deterministic for `options.seed`), with their graph source.
 
+    Evaluation questions (Bob suite, MetaQA dev/test) are never produced: see `exclusions`.
+
     Returns:
-        (questions, source, ontology, service).
+        (questions, source, ontology, service, evaluation questions dropped).
 
     Raises:
         InvalidInput: the community does not exist.
@@ -93,9 +95,13 @@ def generate_questions(
     ontology = svc.ontology_for(options.community, None)
     relations = [r for r in ontology.relation_names if r in svc.info.types]
     source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
-    gen = QuestionGenerator(source, ontology, seed=options.seed, max_depth=options.max_depth)
+    from pathrag_gds.training.exclusions import evaluation_questions
+
+    gen = QuestionGenerator(
+        source, ontology, seed=options.seed, max_depth=options.max_depth, exclude=evaluation_questions()
+    )
     questions = gen.generate(max(1, options.pairs // PAIRS_PER_QUESTION))
-    return questions, source, ontology, svc
+    return questions, source, ontology, svc, gen.excluded
 
 
 def build_pairs(
@@ -114,7 +120,7 @@ def build_pairs(
         InvalidInput: the community does not exist.
     """
     s = settings or get_settings()
-    questions, source, ontology, svc = generate_questions(options, s)
+    questions, source, ontology, svc, excluded = generate_questions(options, s)
     bi = None
     max_tokens = s.path_text_tokens
     # the search's text budget: the embedder's own token counter (PathRag._text_budget)
@@ -140,7 +146,8 @@ def build_pairs(
             progress("pairs", done[0], len(questions), "")
 
     pairs = builder.build_all(questions, source.start_ids(), progress=tick)
-    return questions, pairs, {"ontology": ontology.id, "round_trips": source.round_trips}
+    info = {"ontology": ontology.id, "round_trips": source.round_trips, "excluded_eval_questions": excluded}
+    return questions, pairs, info
 
 
 def _cached(fn: Callable[[str], int]) -> Callable[[str], int]:
@@ -221,6 +228,7 @@ def tune(
                 "seed": options.seed,
                 "max_depth": options.max_depth,
                 "questions": len(questions),
+                "excluded_eval_questions": info["excluded_eval_questions"],
                 "pairs": len(pairs),
                 "pairs_by_kind": kinds,
                 "data_hash": digest,
