@@ -90,7 +90,8 @@ def kind_noun(attributes: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _cap(text: str) -> str:
+def capitalize_first(text: str) -> str:
+    """Upper-case the first character only (`str.capitalize` would lower-case the names after it)."""
     return text[:1].upper() + text[1:]
 
 
@@ -175,5 +176,5 @@ class Sentence:
         full = f"{core} {self.prep}".strip()
         out.append(f"Which {noun} does {subj} {full}?")
         if self.prep:
-            out.append(f"{_cap(self.prep)} which {noun} does {subj} {core}?")
+            out.append(f"{capitalize_first(self.prep)} which {noun} does {subj} {core}?")
         return out

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
-from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, kind_noun
+from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, capitalize_first, kind_noun
 from pathrag_gds.training.phrasing import plural as _plural
 
 #: One step of a walk: the edge and the entity it leads to.
@@ -247,7 +247,7 @@ class _Phraser:
         noun = self.noun(end)
         short = self.idiomatic(edge, inner, end, noun)
         if short and self.rng.random() < self.idiomatic_share:
-            return _style(_cap(self.rng.choice(short)), self.rng), "idiomatic"
+            return _style(capitalize_first(self.rng.choice(short)), self.rng), "idiomatic"
         subj = self.subject_clause(edge, inner)
         obj = self.object_clause(edge, inner)
         options: list[tuple[str, str]] = []
@@ -261,7 +261,7 @@ class _Phraser:
                 options.append(("who-subj", f"Who {subj}?"))
         if obj:
             options += [
-                ("obj-which", f"{obj[0].upper()}{obj[1:]} which {noun}?"),
+                ("obj-which", f"{capitalize_first(obj)} which {noun}?"),
                 ("what-is-obj", f"What is the {noun} that {obj}?"),
                 ("which-plural-obj", f"Which {_plural(noun)} {obj}?"),
             ]
@@ -305,30 +305,27 @@ def _style(text: str, rng: random.Random) -> str:
     return text
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _labels_reading_as(
+    ontology: Ontology, labels: Iterable[str], words: frozenset[str], head: int | None = None
+) -> frozenset[str]:
+    """Labels whose name, or description (its first `head` words when given), holds one of `words`."""
+    desc = {e.label: e.description for e in ontology.entity_types}
+    out = set()
+    for label in labels:
+        text = " ".join(desc.get(label, "").split()[:head])
+        if set(re.findall(r"[a-z]+", f"{label} {text}".lower())) & words:
+            out.add(label)
+    return frozenset(out)
 
 
 def place_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     """Entity type labels that read as places (`where` questions), by the label or its description's head."""
-    desc = {e.label: e.description for e in ontology.entity_types}
-    out = set()
-    for label in labels:
-        head = " ".join(desc.get(label, "").split()[:3])
-        if set(re.findall(r"[a-z]+", f"{label} {head}".lower())) & PLACE_WORDS:
-            out.add(label)
-    return frozenset(out)
+    return _labels_reading_as(ontology, labels, PLACE_WORDS, head=3)
 
 
 def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     """Entity type labels whose name or description reads as a person (`who` questions)."""
-    desc = {e.label: e.description for e in ontology.entity_types}
-    out = set()
-    for label in labels:
-        words = set(re.findall(r"[a-z]+", f"{label} {desc.get(label, '')}".lower()))
-        if words & PERSON_WORDS:
-            out.add(label)
-    return frozenset(out)
+    return _labels_reading_as(ontology, labels, PERSON_WORDS)
 
 
 def normalize_question(text: str) -> str:
@@ -436,14 +433,7 @@ class QuestionGenerator:
                 person_labels(self.ontology, labels),
                 place_labels(self.ontology, labels),
             )
-            if depth == 0:
-                text, template = phraser.entity_question(ents[start])
-                answers: tuple[str, ...] = (start,)
-            else:
-                text, template = phraser.question(path)
-                answers = self.answers(
-                    start, signature(path), ents[path.end].label, phraser.kinds.get(path.end)
-                )
+            text, template = phraser.entity_question(ents[start]) if depth == 0 else phraser.question(path)
             key = normalize_question(text)
             if key in self.exclude:
                 self.excluded += 1
@@ -451,5 +441,11 @@ class QuestionGenerator:
             if key in seen:
                 continue
             seen.add(key)
+            # the answers walk the graph again (round trips): only for questions that are kept
+            answers = (
+                (start,)
+                if depth == 0
+                else self.answers(start, signature(path), ents[path.end].label, phraser.kinds.get(path.end))
+            )
             out.append(GeneratedQuestion(len(out), text, f"{depth}-hop:{template}", path, answers))
         return out
