@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import socket
+from pathlib import Path
 
 #: Environment variables that point a client at a Neo4j server (cleared to test the local one).
 CLIENT_VARS = ("NEO4J_URI", "NEO4J_USER", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
@@ -14,3 +16,19 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def private_server_env(home: Path) -> dict[str, str]:
+    """This process's environment for a CLI run against a private Neo4j home on a free Bolt port.
+
+    Client variables and every PATHRAG_* setting are dropped, HTTP is off, heap and page cache small.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in CLIENT_VARS and not k.startswith("PATHRAG_")}
+    env.update(
+        PATHRAG_NEO4J_HOME=str(home),
+        PATHRAG_BOLT_PORT=str(free_port()),
+        PATHRAG_HTTP_PORT="0",
+        PATHRAG_HEAP="512m",
+        PATHRAG_PAGECACHE="64m",
+    )
+    return env

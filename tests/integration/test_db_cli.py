@@ -7,7 +7,6 @@ runs -> 0 ("nothing to stop").
 
 from __future__ import annotations
 
-import os
 import stat
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pathrag_testutil import CLIENT_VARS, free_port
+from pathrag_testutil import private_server_env
 
 from pathrag_gds import localdb
 from pathrag_gds.config import ROOT_DIR, Settings
@@ -41,14 +40,7 @@ def java_pids_of(home: Path) -> list[int]:
 
 @pytest.fixture
 def env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    e = {k: v for k, v in os.environ.items() if k not in CLIENT_VARS and not k.startswith("PATHRAG_")}
-    e.update(
-        PATHRAG_NEO4J_HOME=str(tmp_path / "home"),
-        PATHRAG_BOLT_PORT=str(free_port()),
-        PATHRAG_HTTP_PORT="0",
-        PATHRAG_HEAP="512m",
-        PATHRAG_PAGECACHE="64m",
-    )
+    e = private_server_env(tmp_path / "home")
     yield e
     db(e, "stop")  # never leave a server behind, whatever failed
 

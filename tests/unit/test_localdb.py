@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pathrag_testutil import CLIENT_VARS, free_port
+from pathrag_testutil import private_server_env
 
 from pathrag_gds import localdb
 from pathrag_gds.config import ROOT_DIR, Settings
@@ -25,15 +25,7 @@ from pathrag_gds.errors import LocalServerError
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     """Environment for a CLI run against a private, empty Neo4j home on free ports."""
-    e = {k: v for k, v in os.environ.items() if k not in CLIENT_VARS and not k.startswith("PATHRAG_")}
-    e.update(
-        PATHRAG_NEO4J_HOME=str(tmp_path / "neo4j-home"),
-        PATHRAG_BOLT_PORT=str(free_port()),
-        PATHRAG_HTTP_PORT="0",
-        PATHRAG_HEAP="512m",
-        PATHRAG_PAGECACHE="64m",
-    )
-    return e
+    return private_server_env(tmp_path / "neo4j-home")
 
 
 def db(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
