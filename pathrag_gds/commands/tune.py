@@ -17,6 +17,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.training.pairs import PREFIX_LABEL
+
 #: The demo graph's community (the default when --community is not given).
 DEMO_COMMUNITY = "DefaultCommunity_FictionalStories"
 
@@ -43,6 +45,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=1,
         help="torch threads (default 1: on a busy shared machine 1 thread trains ~2x faster than 2)",
     )
+    p.add_argument(
+        "--cut-short-label",
+        type=float,
+        default=PREFIX_LABEL,
+        help=f"label of the right chain cut short (default {PREFIX_LABEL}: kept in the beam; 0: a negative)",
+    )
     p.add_argument("--out", type=Path, default=None, help="models folder (default PATHRAG_MODELS_DIR)")
     p.add_argument("--data-only", action="store_true", help="generate the pairs, print counts and hash")
     p.set_defaults(func=run)
@@ -60,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--pairs must be at least 10")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
+    if not 0.0 <= args.cut_short_label < 1.0:
+        raise InvalidInput("--cut-short-label must be in [0, 1): below the positive's 1")
     options = TuneOptions(
         community=args.community,
         pairs=args.pairs,
@@ -71,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         max_length=args.max_length,
         freeze_layers=args.freeze_layers,
         threads=args.threads,
+        cut_short_label=args.cut_short_label,
         out=args.out,
     )
     console = Console(stderr=True)

@@ -93,6 +93,7 @@ class PairBuilder:
         enum_per_depth: candidate paths kept per depth of the enumeration.
         pool: wrong candidates the bi-encoder ranks per question.
         near: near misses kept per question.
+        cut_short_label: label of the chain cut short (`PREFIX_LABEL`; 0 makes it a plain negative).
     """
 
     source: GraphSource
@@ -105,6 +106,7 @@ class PairBuilder:
     enum_per_depth: int = 60
     pool: int = 12
     near: int = 4
+    cut_short_label: float = PREFIX_LABEL
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed + 7919)
@@ -224,7 +226,7 @@ class PairBuilder:
             if t in seen:
                 continue
             seen.add(t)
-            label = 1.0 if k == "positive" else PREFIX_LABEL if k == "cut_short" else 0.0
+            label = 1.0 if k == "positive" else self.cut_short_label if k == "cut_short" else 0.0
             out.append(TrainingPair(q.id, q.question, t, label, k))
         return out
 

@@ -26,7 +26,7 @@ from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.serialize import approx_tokens
-from pathrag_gds.training.pairs import PairBuilder, TrainingPair, data_hash
+from pathrag_gds.training.pairs import PREFIX_LABEL, PairBuilder, TrainingPair, data_hash
 from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
 from pathrag_gds.training.source import Neo4jSource
 
@@ -48,6 +48,7 @@ class TuneOptions:
     max_length: int = 192
     near: int = 4
     hub_cap: int = 25
+    cut_short_label: float = PREFIX_LABEL
     freeze_layers: int = 0
     threads: int = 1
     out: Path | None = None
@@ -137,6 +138,7 @@ def build_pairs(
         max_tokens=max_tokens,
         count_tokens=_cached(count) if count is not None else approx_tokens,
         near=options.near,
+        cut_short_label=options.cut_short_label,
     )
     done = [0]
 
@@ -227,6 +229,7 @@ def tune(
                 "ontology": info["ontology"],
                 "seed": options.seed,
                 "max_depth": options.max_depth,
+                "cut_short_label": options.cut_short_label,
                 "questions": len(questions),
                 "excluded_eval_questions": info["excluded_eval_questions"],
                 "pairs": len(pairs),

@@ -128,3 +128,14 @@ def test_excluded_questions_are_never_generated() -> None:
     assert gen.excluded >= 5
     assert not banned & {normalize_question(q.question) for q in again}
     assert len(again) == 40  # the generator walks on to replace what it dropped
+
+
+def test_cut_short_label_is_configurable() -> None:
+    g = toy_graph()
+    qs = QuestionGenerator(g, ONTOLOGY, seed=1, max_depth=3).generate(30)
+    soft = PairBuilder(g, ONTOLOGY, seed=1).build_all(qs, g.start_ids())
+    hard = PairBuilder(g, ONTOLOGY, seed=1, cut_short_label=0.0).build_all(qs, g.start_ids())
+    assert [(p.text, p.kind) for p in soft] == [(p.text, p.kind) for p in hard]
+    assert any(p.kind == "cut_short" for p in hard)
+    assert all(p.label == 0.0 for p in hard if p.kind == "cut_short")
+    assert data_hash(soft) != data_hash(hard)
