@@ -9,10 +9,11 @@ with a little grammar, and only when the phrase has a shape it can read:
   object's ROLE, so ask with a possessive: ``Who are Bob's friends?``, ``What is Jane's home?``;
 - a present-tense verb (`lives in`, `takes place in`, `owns`): do-support, present and past:
   ``Where does Jane live?``, ``Which animal did Jane own?``, ``In which room did X take place?``;
+- a past-tense verb (`directed`, `starred in`, `wrote`): do-support in the past only:
+  ``Which movies did Tom Hanks star in?``, ``What did Nora Ephron write?``;
 - a copula with a participle (`is located in`): ``Where is the bakery located?``.
 
-Phrases in the past tense (`directed`, `starred in`) or other shapes give no extra forms; the
-nested templates still cover them.
+Other shapes (`is in`, `has the genre`) give no extra forms; the nested templates still cover them.
 
 Example:
     >>> Sentence.parse("lives in").object_forms("Jane", "place", "Where")[::2]
@@ -31,6 +32,15 @@ from typing import Any
 #: Prepositions after which the answer is a location (`Where ...?` when it is not a person).
 LOCATIVE = frozenset({"in", "at", "on", "into", "inside", "near"})
 PREPOSITIONS = LOCATIVE | frozenset({"of", "with", "by", "to", "from", "for", "after", "before", "about"})
+#: Irregular past tenses and their bare verbs (the regular `-ed` ones are read by rule).
+IRREGULAR_PAST = {
+    "wrote": "write", "made": "make", "won": "win", "led": "lead", "took": "take", "gave": "give",
+    "sang": "sing", "built": "build", "met": "meet", "found": "find", "began": "begin", "ran": "run",
+    "told": "tell", "bought": "buy", "sold": "sell", "left": "leave", "held": "hold", "saw": "see",
+    "drew": "draw", "shot": "shoot", "knew": "know", "taught": "teach", "fought": "fight",
+}  # fmt: skip
+#: Stem endings after which a dropped `-ed` leaves an `e` off (`released` -> `release`).
+E_STEMS = ("at", "iz", "is", "ov", "iv", "ur", "ir", "nc", "rg", "dg", "ag", "as", "us", "uc", "od", "ut")
 IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice"}
 #: Words in an entity type's label or description that make `where` the right question word.
 PLACE_WORDS = frozenset(
@@ -73,6 +83,27 @@ def base_verb(word: str) -> str | None:
     return word[:-1]
 
 
+def past_base_verb(word: str) -> str | None:
+    """The bare form of a past-tense verb, else None (`directed` -> `direct`, `wrote` -> `write`).
+
+    Example:
+        >>> [past_base_verb(w) for w in ("directed", "starred", "released", "wrote", "lives", "red")]
+        ['direct', 'star', 'release', 'write', None, None]
+    """
+    if word in IRREGULAR_PAST:
+        return IRREGULAR_PAST[word]
+    if not word.endswith("ed") or len(word) < 5:
+        return None
+    stem = word[:-2]
+    if stem.endswith("i"):  # carried -> carry
+        return stem[:-1] + "y"
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "lsfz":  # starred -> star
+        return stem[:-1]
+    if stem.endswith(E_STEMS):
+        return stem + "e"
+    return stem
+
+
 def kind_noun(attributes: Mapping[str, Any]) -> str | None:
     """What kind of thing an entity is, from an attribute like `species` or `place_type`.
 
@@ -106,6 +137,7 @@ class Sentence:
         prep: the final preposition (`in`), else "".
         participle: the participle of `is|was <participle> <prep>` phrases (`located`), else "".
         copula: `is` or `was` for participle phrases.
+        past: the verb phrase is in the past tense (asked with `did` only).
     """
 
     role: str = ""
@@ -114,6 +146,7 @@ class Sentence:
     prep: str = ""
     participle: str = ""
     copula: str = "is"
+    past: bool = False
 
     @classmethod
     def parse(cls, phrase: str) -> Sentence:
@@ -128,10 +161,12 @@ class Sentence:
         body = words[:-1] if prep else words
         if words[0] in {"is", "was"} and len(body) == 2 and body[1].endswith(("ed", "en")):
             return cls(participle=body[1], prep=prep, copula=words[0])
-        verb = base_verb(body[0])
+        verb, past = base_verb(body[0]), False
+        if verb is None and words[0] not in {"is", "was", "has", "had"}:
+            verb, past = past_base_verb(body[0]), True
         if verb is None or any(w in {"is", "was", "has"} for w in body[1:]):
             return cls()
-        return cls(verb=verb, rest=" ".join(body[1:]), prep=prep)
+        return cls(verb=verb, rest=" ".join(body[1:]), prep=prep, past=past)
 
     def subject_forms(self, obj: str, noun: str, wh: str) -> list[str]:
         """Questions whose answer is the SUBJECT of `S <phrase> <obj>`: role nouns only.
@@ -172,9 +207,12 @@ class Sentence:
         core = f"{self.verb} {self.rest}".strip()
         word = "Where" if locative else ("Who" if wh == "Who" and not self.prep else "What")
         tail = "" if locative else (f" {self.prep}" if self.prep else "")
-        out = [f"{word} does {subj} {core}{tail}?", f"{word} did {subj} {core}{tail}?"]
+        aux = "did" if self.past else "does"
+        out = [f"{word} did {subj} {core}{tail}?"]
+        if not self.past:
+            out.insert(0, f"{word} does {subj} {core}{tail}?")
         full = f"{core} {self.prep}".strip()
-        out.append(f"Which {noun} does {subj} {full}?")
+        out.append(f"Which {noun} {aux} {subj} {full}?")
         if self.prep:
-            out.append(f"{capitalize_first(self.prep)} which {noun} does {subj} {core}?")
+            out.append(f"{capitalize_first(self.prep)} which {noun} {aux} {subj} {core}?")
         return out

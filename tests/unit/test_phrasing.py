@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, plural
+from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, past_base_verb, plural
 from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator
 from tests.unit.test_training import ONTOLOGY, toy_graph
 
@@ -11,7 +11,9 @@ def test_phrase_shapes() -> None:
     assert Sentence.parse("takes place in") == Sentence(verb="take", rest="place", prep="in")
     assert Sentence.parse("is the release year of") == Sentence(role="release year")
     assert Sentence.parse("was directed by") == Sentence(participle="directed", prep="by", copula="was")
-    assert Sentence.parse("starred in") == Sentence()  # past tense: no do-support form
+    assert Sentence.parse("starred in") == Sentence(verb="star", prep="in", past=True)
+    assert Sentence.parse("wrote") == Sentence(verb="write", past=True)
+    assert Sentence.parse("is in") == Sentence()
     assert Sentence.parse("has the genre") == Sentence()
     assert Sentence.parse("") == Sentence()
 
@@ -33,6 +35,19 @@ def test_where_only_for_places_after_a_locative_preposition() -> None:
     )
 
 
+def test_past_tense_phrases_are_asked_with_did_only() -> None:
+    assert Sentence.parse("starred in").object_forms("Tom Hanks", "movie", "What") == [
+        "What did Tom Hanks star in?",
+        "Which movie did Tom Hanks star in?",
+        "In which movie did Tom Hanks star?",
+    ]
+    assert Sentence.parse("directed").object_forms("Nora Ephron", "movie", "What") == [
+        "What did Nora Ephron direct?",
+        "Which movie did Nora Ephron direct?",
+    ]
+    assert Sentence.parse("wrote").object_forms("X", "movie", "What")[0] == "What did X write?"
+
+
 def test_possessive_role_forms_and_their_limits() -> None:
     friend = Sentence.parse("is a friend of")
     assert "Who are Bob's friends?" in friend.subject_forms("Bob", "animal", "Who")
@@ -48,6 +63,13 @@ def test_words() -> None:
         "watch",
         "carry",
         None,
+        None,
+        None,
+    ]
+    assert [past_base_verb(w) for w in ("carried", "killed", "located", "is", "wed")] == [
+        "carry",
+        "kill",
+        "locate",
         None,
         None,
     ]
