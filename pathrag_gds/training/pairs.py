@@ -18,6 +18,8 @@ sibling           0.0    the chain's prefix, then another relation/neighbour at 
 other_chain       0.0    same start, another relation chain
 other_start       0.0    the same chain from a different start entity of the same type
 other_entity      0.0    another entity alone (0 hops): the search scores every seed as a path
+anchor_dropped    0.0    an anchored question's chain without its occasion (the start): it may
+                         reach the answer, but it does not show the occasion the question names
 bi_near_miss      0.0    the bi-encoder's best-ranked wrong paths (its ranks 2-10)
 ================  =====  ==============================================================
 
@@ -51,6 +53,7 @@ KINDS = (
     "other_chain",
     "other_start",
     "other_entity",
+    "anchor_dropped",
     "bi_near_miss",
 )
 
@@ -191,6 +194,8 @@ class PairBuilder:
             if k is not None:
                 by_kind[k].append(p)
         chosen: list[tuple[Path, str]] = [(q.path, "positive")]
+        if q.anchored:
+            chosen.append((Path(q.path.node_ids[1:], q.path.edges[1:]), "anchor_dropped"))
         extra = [p for p in by_kind["positive"] if p != q.path]
         if extra:
             chosen.append((self.rng.choice(extra), "positive"))

@@ -15,6 +15,11 @@ A question is a random walk that exists in the graph, phrased with the ontology:
 4. the start entity is named; the answers are every entity the same chain reaches from it (of the
    kind the question names, when it names one).
 
+A share of the 2+ hop walks that start at an event (`anchored_share`) names TWO entities: the
+question is asked about the walk from its second entity and the start is the occasion, e.g. ``Where
+does Bob hide during the kitchen clean-up?`` for ``kitchen clean-up -involves-> Bob -hides in->
+attic``; the answers come from the whole chain, so the path must hold the occasion too.
+
 A share of questions (`entity_share`) asks about the start entity itself (``What is Bob's fur
 color?``): their answer is the 0-hop path, so the scorer also learns when NOT to walk.
 
@@ -53,6 +58,10 @@ Group = tuple[str, Direction]
 
 #: Words in an entity type's label or description that make `who` the right question word.
 PERSON_WORDS = frozenset({"person", "people", "character", "human", "someone", "actor", "director", "writer"})
+#: How an anchored question names its occasion (`{}` is the event).
+OCCASION_LINKS = ("during {}", "in {}", "at the time of {}", "when {} happened", "when {} took place")
+#: Words in an entity type's label or description head that make it an occasion (`during X`).
+EVENT_WORDS = frozenset({"event", "events", "incident", "occasion", "happening", "episode"})
 
 
 class GraphSource(Protocol):
@@ -138,6 +147,8 @@ class GeneratedQuestion:
     template: str
     path: Path
     answers: tuple[str, ...]
+    #: the question names the path's second entity too and its start as the occasion (`during X`)
+    anchored: bool = False
 
     @property
     def depth(self) -> int:
@@ -271,6 +282,19 @@ class _Phraser:
         name, text = self.rng.choice(options)
         return _style(text, self.rng), name
 
+    def anchored_question(self, path: Path) -> tuple[str, str]:
+        """(question, template) about the walk from the path's 2nd entity, during its start (an event).
+
+        Example: ``Where does Bob hide during the kitchen clean-up?``
+        """
+        sub = Path(path.node_ids[1:], path.edges[1:])
+        text, template = self.question(sub)
+        start = self.entities[path.start].name
+        occasion = self.rng.choice([start, f"the {start[:1].lower()}{start[1:]}"])
+        base = text.rstrip("?.")
+        link = self.rng.choice(OCCASION_LINKS)
+        return f"{base} {link.format(occasion)}" + ("?" if text != base else ""), f"anchored-{template}"
+
     def entity_question(self, entity: EntityRecord) -> tuple[str, str]:
         """(question, template name) about the entity itself: what it is or one of its attributes."""
         keys = [
@@ -328,6 +352,11 @@ def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     return _labels_reading_as(ontology, labels, PERSON_WORDS)
 
 
+def event_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
+    """Entity type labels that read as occasions (`during X`), by the label or its description's head."""
+    return _labels_reading_as(ontology, labels, EVENT_WORDS, head=4)
+
+
 def normalize_question(text: str) -> str:
     """Lower case, brackets and punctuation dropped, spaces collapsed (to compare questions)."""
     text = re.sub(r"[\[\]?.!,'\"]", " ", text.lower())
@@ -343,6 +372,7 @@ class QuestionGenerator:
         seed: the only source of randomness.
         max_depth: longest chain, in hops.
         entity_share: share of questions about the start entity itself (0 hops).
+        anchored_share: share of 2+ hop walks from an event asked with two named entities.
         exclude: normalised questions never to produce (evaluation questions,
             :func:`pathrag_gds.training.exclusions.evaluation_questions`); `excluded` counts the drops.
     """
@@ -355,6 +385,7 @@ class QuestionGenerator:
         seed: int = 0,
         max_depth: int = 3,
         entity_share: float = 0.1,
+        anchored_share: float = 0.7,
         exclude: frozenset[str] = frozenset(),
     ) -> None:
         if max_depth < 1:
@@ -364,6 +395,7 @@ class QuestionGenerator:
         self.seed = seed
         self.max_depth = max_depth
         self.entity_share = entity_share
+        self.anchored_share = anchored_share
         self.exclude = exclude
         self.excluded = 0
         self.rng = random.Random(seed)
@@ -433,7 +465,17 @@ class QuestionGenerator:
                 person_labels(self.ontology, labels),
                 place_labels(self.ontology, labels),
             )
-            text, template = phraser.entity_question(ents[start]) if depth == 0 else phraser.question(path)
+            events = event_labels(self.ontology, labels)
+            anchored = (
+                depth >= 2
+                and ents[start].label in events
+                and not any(ents[n].label in events for n in path.node_ids[1:])  # no "event during event"
+                and self.rng.random() < self.anchored_share
+            )
+            if depth == 0:
+                text, template = phraser.entity_question(ents[start])
+            else:
+                text, template = phraser.anchored_question(path) if anchored else phraser.question(path)
             key = normalize_question(text)
             if key in self.exclude:
                 self.excluded += 1
@@ -447,5 +489,5 @@ class QuestionGenerator:
                 if depth == 0
                 else self.answers(start, signature(path), ents[path.end].label, phraser.kinds.get(path.end))
             )
-            out.append(GeneratedQuestion(len(out), text, f"{depth}-hop:{template}", path, answers))
+            out.append(GeneratedQuestion(len(out), text, f"{depth}-hop:{template}", path, answers, anchored))
         return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.training.pairs import PairBuilder
 from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, past_base_verb, plural
 from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator
 from tests.unit.test_training import ONTOLOGY, toy_graph
@@ -94,3 +96,38 @@ def test_kind_nouns_narrow_the_answers() -> None:
         asked = kind_noun(pets[q.path.end].attributes)
         assert all(kind_noun(pets[a].attributes) == asked for a in q.answers)
     assert any(q.template.endswith("idiomatic") for q in qs)
+
+
+def test_anchored_questions_name_the_occasion_and_the_participant() -> None:
+    onto = Ontology.from_mapping(
+        {
+            "entity_types": [
+                {"label": "Event", "description": "Something that happens at a time."},
+                {"label": "Person", "description": "A person."},
+                {"label": "City", "description": "A town or city."},
+            ],
+            "relationship_types": [
+                {"type": "involves", "phrase": "involves", "inverse_phrase": "is involved in"},
+                {"type": "lives_in", "phrase": "lives in", "inverse_phrase": "is the home town of"},
+            ],
+        }
+    )
+    people = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
+    ents = [(f"e{i}", "Event", f"Party {i}") for i in range(6)] + [(p.lower(), "Person", p) for p in people]
+    ents += [("oslo", "City", "Oslo"), ("rome", "City", "Rome")]
+    triples = [(f"e{i}", "involves", people[(i + j) % 6].lower()) for i in range(6) for j in (0, 1)]
+    triples += [(p.lower(), "lives_in", ("oslo", "rome")[k % 2]) for k, p in enumerate(people)]
+    g = MemoryGraph.from_triples(ents, triples)
+    qs = QuestionGenerator(g, onto, seed=2, max_depth=2, entity_share=0.0).generate(60)
+    anchored = [q for q in qs if q.anchored]
+    assert anchored and all(not q.anchored for q in qs if q.depth < 2)
+    names = g.entities([i for i, _, _ in ents])
+    for q in anchored:
+        start, second = (names[n].name.lower() for n in q.path.node_ids[:2])
+        assert start in q.question.lower() and second in q.question.lower()
+        assert [names[n].label == "Event" for n in q.path.node_ids] == [True] + [False] * q.depth
+    pairs = PairBuilder(g, onto, seed=2).build_all(anchored, g.start_ids())
+    dropped = [p for p in pairs if p.kind == "anchor_dropped"]
+    assert len(dropped) == len(anchored)
+    for p, q in zip(dropped, anchored, strict=True):
+        assert p.label == 0.0 and names[q.path.start].name not in p.text
