@@ -250,12 +250,34 @@ class _Phraser:
     def is_person(self, entity: EntityRecord) -> bool:
         return entity.label in self.person_labels
 
+    def shared(self, path: Path, end: EntityRecord, noun: str) -> list[str]:
+        """Forms of `X -r-> M <-r- Y` walks (Y shares M with X): ``Who starred in the same movie as X?``.
+
+        Empty for any other walk.
+        """
+        if path.depth != 2:
+            return []
+        first, second = path.edges
+        if first.type != second.type or first.direction == second.direction:
+            return []
+        rel = self.ontology.relation(second.type)
+        clause = rel.phrase if second.direction == "in" else rel.inverse_phrase  # Y <clause> M
+        if not clause:
+            return []
+        start, middle = self.entities[path.start].name, type_word(self.entities[path.node_ids[1]])
+        same = f"{clause} the same {middle} as {start}?"
+        wh = "Who" if self.is_person(end) else "What"
+        return [f"{wh} {same}", f"Which {noun} {same}"]
+
     def question(self, path: Path) -> tuple[str, str]:
         """(question, template name) for a walk of 1+ hops; the answer is the end node."""
         inner = self.describe(path, path.depth - 1)
         edge = path.edges[-1]
         end = self.entities[path.end]
         noun = self.noun(end)
+        shared = self.shared(path, end, noun)
+        if shared and self.rng.random() < self.idiomatic_share:
+            return _style(self.rng.choice(shared), self.rng), "shared"
         short = self.idiomatic(edge, inner, end, noun)
         if short and self.rng.random() < self.idiomatic_share:
             return _style(capitalize_first(self.rng.choice(short)), self.rng), "idiomatic"

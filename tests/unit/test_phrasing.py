@@ -131,3 +131,25 @@ def test_anchored_questions_name_the_occasion_and_the_participant() -> None:
     assert len(dropped) == len(anchored)
     for p, q in zip(dropped, anchored, strict=True):
         assert p.label == 0.0 and names[q.path.start].name not in p.text
+
+
+def test_shared_neighbour_walks_are_asked_with_the_same() -> None:
+    onto = Ontology.from_mapping(
+        {
+            "entity_types": [{"label": "Movie"}, {"label": "Person", "description": "A person."}],
+            "relationship_types": [
+                {"type": "starred_actors", "phrase": "starred", "inverse_phrase": "starred in"}
+            ],
+        }
+    )
+    ents = [("m1", "Movie", "Heat"), ("m2", "Movie", "Ronin"), ("al", "Person", "Al"), ("bo", "Person", "Bo")]
+    ents += [("cy", "Person", "Cy")]
+    triples = [("m1", "starred_actors", "al"), ("m1", "starred_actors", "bo"), ("m2", "starred_actors", "bo")]
+    triples += [("m2", "starred_actors", "cy")]
+    g = MemoryGraph.from_triples(ents, triples)
+    qs = QuestionGenerator(g, onto, seed=0, max_depth=2, entity_share=0.0).generate(40)
+    shared = {q.question: q.answers for q in qs if q.template.endswith("shared")}
+    assert shared["Who starred in the same movie as Bo?"] == ("al", "cy")  # never Bo himself
+    assert [a for q, a in shared.items() if q.endswith("same movie as Al?")] == [("bo",)]
+    for q in (q for q in qs if q.question in shared):
+        assert q.depth == 2 and q.path.edges[0].type == q.path.edges[1].type
