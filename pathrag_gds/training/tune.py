@@ -16,7 +16,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -152,6 +152,20 @@ def build_pairs(
     return questions, pairs, info
 
 
+def questions_by_template(questions: Sequence[GeneratedQuestion]) -> dict[str, int]:
+    """How many questions each template gave (`idiomatic`, `shared`, `anchored`, `which-subj`, ...).
+
+    Example:
+        >>> from pathrag_gds.paths import Path
+        >>> q = GeneratedQuestion(0, "Who starred with Al?", "2-hop:shared", Path(("al",)), ())
+        >>> questions_by_template([q, q])
+        {'shared': 2}
+    """
+    names = (q.template.partition(":")[2] or q.template for q in questions)
+    counts = Counter("anchored" if t.startswith("anchored-") else t for t in names)
+    return dict(sorted(counts.items()))
+
+
 def _cached(fn: Callable[[str], int]) -> Callable[[str], int]:
     import functools
 
@@ -234,6 +248,7 @@ def tune(
                 "excluded_eval_questions": info["excluded_eval_questions"],
                 "pairs": len(pairs),
                 "pairs_by_kind": kinds,
+                "questions_by_template": questions_by_template(questions),
                 "data_hash": digest,
                 "path_text_tokens": s.path_text_tokens,
                 "epochs": options.epochs,
