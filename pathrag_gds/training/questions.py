@@ -231,9 +231,12 @@ class _Phraser:
             if self.rng.random() < 0.2:
                 return f"the {type_word(e)} {e.name}"
             return e.name
+        noun = self.noun(self.entities[path.node_ids[upto]])
+        same = self.same_as(path) if upto == 2 else None
+        if same and self.rng.random() < self.idiomatic_share:
+            return f"the {noun} that {same}"  # `the movie that starred the same person as X`
         inner = self.describe(path, upto - 1)
         edge = path.edges[upto - 1]
-        noun = self.noun(self.entities[path.node_ids[upto]])
         subj = self.subject_clause(edge, inner)
         obj = self.object_clause(edge, inner)
         options = []
@@ -251,23 +254,32 @@ class _Phraser:
         return entity.label in self.person_labels
 
     def shared(self, path: Path, end: EntityRecord, noun: str) -> list[str]:
-        """Forms of `X -r-> M <-r- Y` walks (Y shares M with X): ``Who starred in the same movie as X?``.
+        """Forms of 2-hop `X -r-> M <-r- Y` walks (Y shares M): ``Who starred in the same movie as X?``.
+
+        Longer walks that start so get the clause inside (`describe`): ``Which genre does the movie
+        that starred the same person as X have?``
 
         Empty for any other walk.
         """
-        if path.depth != 2:
+        same = self.same_as(path) if path.depth == 2 else None
+        if not same:
             return []
-        first, second = path.edges
+        wh = "Who" if self.is_person(end) else "What"
+        return [f"{wh} {same}?", f"Which {noun} {same}?"]
+
+    def same_as(self, path: Path) -> str | None:
+        """`<clause> the same <M> as X` for the 3rd node of a path starting `X -r-> M <-r- Y`, else None."""
+        if path.depth < 2:
+            return None
+        first, second = path.edges[:2]
         if first.type != second.type or first.direction == second.direction:
-            return []
+            return None
         rel = self.ontology.relation(second.type)
         clause = rel.phrase if second.direction == "in" else rel.inverse_phrase  # Y <clause> M
         if not clause:
-            return []
+            return None
         start, middle = self.entities[path.start].name, type_word(self.entities[path.node_ids[1]])
-        same = f"{clause} the same {middle} as {start}?"
-        wh = "Who" if self.is_person(end) else "What"
-        return [f"{wh} {same}", f"Which {noun} {same}"]
+        return f"{clause} the same {middle} as {start}"
 
     def question(self, path: Path) -> tuple[str, str]:
         """(question, template name) for a walk of 1+ hops; the answer is the end node."""

@@ -153,3 +153,31 @@ def test_shared_neighbour_walks_are_asked_with_the_same() -> None:
     assert [a for q, a in shared.items() if q.endswith("same movie as Al?")] == [("bo",)]
     for q in (q for q in qs if q.question in shared):
         assert q.depth == 2 and q.path.edges[0].type == q.path.edges[1].type
+
+
+def test_shared_neighbour_clause_inside_longer_walks() -> None:
+    onto = Ontology.from_mapping(
+        {
+            "entity_types": [
+                {"label": "Movie"},
+                {"label": "Person", "description": "A person."},
+                {"label": "Genre"},
+            ],
+            "relationship_types": [
+                {"type": "starred_actors", "phrase": "starred", "inverse_phrase": "starred in"},
+                {"type": "has_genre", "phrase": "has the genre", "inverse_phrase": "is the genre of"},
+            ],
+        }
+    )
+    ents = [("m1", "Movie", "Heat"), ("m2", "Movie", "Ronin"), ("al", "Person", "Al"), ("bo", "Person", "Bo")]
+    ents += [("g1", "Genre", "Crime"), ("g2", "Genre", "Action")]
+    triples = [("m1", "starred_actors", "al"), ("m2", "starred_actors", "al"), ("m1", "starred_actors", "bo")]
+    triples += [("m1", "has_genre", "g1"), ("m2", "has_genre", "g2")]
+    g = MemoryGraph.from_triples(ents, triples)
+    qs = QuestionGenerator(g, onto, seed=0, max_depth=3, entity_share=0.0).generate(80)
+    inside = [q for q in qs if q.depth == 3 and "the same person as" in q.question]
+    assert inside, "some 3-hop questions describe their 3rd entity with 'the same ... as'"
+    for q in inside:
+        e = q.path.edges
+        assert e[0].type == e[1].type and e[0].direction != e[1].direction
+        assert q.path.end in q.answers
