@@ -110,7 +110,7 @@ def test_tiny_training_ranks_positives_first() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = TrainConfig(
-            seed=0, epochs=2, batch_size=16, max_length=96, holdout=0.2, lr=1e-4, threads=1, freeze_layers=2
+            seed=0, epochs=3, batch_size=16, max_length=96, holdout=0.2, lr=1e-4, threads=1, freeze_layers=2
         )
         result = train_cross_encoder(pairs, Path(tmp) / "m", cfg)
         assert (Path(tmp) / "m" / "config.json").is_file()
