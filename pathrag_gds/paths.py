@@ -107,6 +107,10 @@ class Path:
         """The canonical (direction-agnostic) key."""
         return canonical_key(self.node_ids, self.edge_keys)
 
+    def without_start(self) -> Path:
+        """The same walk from its second node (one hop shorter); needs 1+ hops."""
+        return Path(self.node_ids[1:], self.edges[1:])
+
     def extend(self, edge: Edge, node_id: str) -> Path:
         """This path plus one hop to `node_id`."""
         return Path(self.node_ids + (node_id,), self.edges + (edge,))

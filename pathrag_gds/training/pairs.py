@@ -195,7 +195,7 @@ class PairBuilder:
                 by_kind[k].append(p)
         chosen: list[tuple[Path, str]] = [(q.path, "positive")]
         if q.anchored:
-            chosen.append((Path(q.path.node_ids[1:], q.path.edges[1:]), "anchor_dropped"))
+            chosen.append((q.path.without_start(), "anchor_dropped"))  # what the question asked about
         extra = [p for p in by_kind["positive"] if p != q.path]
         if extra:
             chosen.append((self.rng.choice(extra), "positive"))

@@ -321,7 +321,7 @@ class _Phraser:
 
         Example: ``Where does Bob hide during the kitchen clean-up?``
         """
-        sub = Path(path.node_ids[1:], path.edges[1:])
+        sub = path.without_start()
         text, template = self.question(sub)
         start = self.entities[path.start].name
         occasion = self.rng.choice([start, f"the {start[:1].lower()}{start[1:]}"])
