@@ -11,14 +11,19 @@ with a little grammar, and only when the phrase has a shape it can read:
   ``Where does Jane live?``, ``Which animal did Jane own?``, ``In which room did X take place?``;
 - a past-tense verb (`directed`, `starred in`, `wrote`): do-support in the past only:
   ``Which movies did Tom Hanks star in?``, ``What did Nora Ephron write?``;
-- a copula with a participle (`is located in`): ``Where is the bakery located?``.
+- a copula with a participle (`is located in`): ``Where is the bakery located?``;
+- a transitive verb with a common agent noun (`owns` -> owner, `directed` -> director): the subject
+  is the object's agent: ``Who is the owner of the dog that chases Bob?``, ``Who is Rex's owner?``.
+
+Nested descriptions read the same way (:meth:`Sentence.subject_nouns`, :meth:`Sentence.where_clause`):
+"Bob's squirrel friend", "the owner of Rex", "the tree where Joy lives".
 
 Other shapes (`is in`, `has the genre`) give no extra forms; the nested templates still cover them.
 
 Example:
     >>> Sentence.parse("lives in").object_forms("Jane", "place", "Where")[::2]
     ['Where does Jane live?', 'Which place does Jane live in?']
-    >>> Sentence.parse("is a friend of").subject_forms("Bob", "animal", "Who")
+    >>> Sentence.parse("is a friend of").subject_forms("Bob", "animal", "Who")[:3]
     ["Who is Bob's friend?", "Who are Bob's friends?", "Which animal is Bob's friend?"]
 """
 
@@ -41,6 +46,17 @@ IRREGULAR_PAST = {
 }  # fmt: skip
 #: Stem endings after which a dropped `-ed` leaves an `e` off (`released` -> `release`).
 E_STEMS = ("at", "iz", "is", "ov", "iv", "ur", "ir", "nc", "rg", "dg", "ag", "as", "us", "uc", "od", "ut")
+#: Agent nouns of common transitive verbs (general English): `S owns O` makes S "the owner of O".
+#: Only verbs listed here get agent forms: a rule (`involve` -> `involver`) would invent words.
+AGENT_NOUNS = {
+    "own": "owner", "chase": "chaser", "write": "writer", "direct": "director", "produce": "producer",
+    "create": "creator", "found": "founder", "lead": "leader", "teach": "teacher", "build": "builder",
+    "design": "designer", "compose": "composer", "edit": "editor", "invent": "inventor",
+    "publish": "publisher", "employ": "employer", "manage": "manager", "paint": "painter",
+    "sing": "singer", "develop": "developer", "discover": "discoverer", "rule": "ruler",
+    "narrate": "narrator", "translate": "translator", "illustrate": "illustrator", "coach": "coach",
+    "feed": "feeder", "photograph": "photographer", "guard": "guard", "visit": "visitor",
+}  # fmt: skip
 IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice"}
 #: Words in an entity type's label or description that make `where` the right question word.
 PLACE_WORDS = frozenset(
@@ -126,6 +142,17 @@ def capitalize_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def possessable(name: str) -> bool:
+    """Does `<name>'s` read? A plain name only: not a clause, a `the ...` phrase or a possessive.
+
+    Example:
+        >>> possessable("Bob"), possessable("the cat that Jane owns"), possessable("Bob's house")
+        (True, False, False)
+    """
+    low = f" {name.lower()} "
+    return not (low.startswith(" the ") or " that " in low or " of " in low or "'" in name)
+
+
 @dataclass(frozen=True)
 class Sentence:
     """A relation phrase split into its grammar: `S <phrase> O`.
@@ -168,21 +195,62 @@ class Sentence:
             return cls()
         return cls(verb=verb, rest=" ".join(body[1:]), prep=prep, past=past)
 
+    @property
+    def agent(self) -> str:
+        """The agent noun of a transitive verb phrase (`owns` -> `owner`), else ""."""
+        if not self.verb or self.rest or self.prep:
+            return ""
+        return AGENT_NOUNS.get(self.verb, "")
+
+    def subject_nouns(self, obj: str, kind: str | None = None) -> list[str]:
+        """Noun phrases for the SUBJECT of `S <phrase> <obj>`: `the owner of Rex`, `Bob's friend`.
+
+        Role nouns and agent nouns only; the possessive (`Rex's owner`, with the subject's kind
+        when given: `Bob's squirrel friend`) only after a plain name (:func:`possessable`).
+
+        Example:
+            >>> Sentence.parse("is a friend of").subject_nouns("Bob", "squirrel")
+            ['the friend of Bob', "Bob's friend", "Bob's squirrel friend"]
+            >>> Sentence.parse("owns").subject_nouns("the dog that chases Bob")
+            ['the owner of the dog that chases Bob']
+        """
+        noun = self.role or self.agent
+        if not noun:
+            return []
+        out = [f"the {noun} of {obj}"]
+        if possessable(obj):
+            out.append(f"{obj}'s {noun}")
+            if kind and kind not in noun.split():
+                out.append(f"{obj}'s {kind} {noun}")
+        return out
+
+    def where_clause(self, subj: str) -> str:
+        """`where <subj> <verb>` for a present-tense locative phrase, else "" (`where Joy lives`)."""
+        if not self.verb or self.past or self.prep not in LOCATIVE:
+            return ""
+        verb = self.verb + ("es" if self.verb.endswith(("s", "x", "ch", "sh")) else "s")
+        return f"where {subj} {verb} {self.rest}".rstrip()
+
     def subject_forms(self, obj: str, noun: str, wh: str) -> list[str]:
-        """Questions whose answer is the SUBJECT of `S <phrase> <obj>`: role nouns only.
+        """Questions whose answer is the SUBJECT of `S <phrase> <obj>`: role and agent nouns.
 
         Args:
             obj: how the object is named (a name or a noun phrase).
             noun: the answer's type or kind noun (`animal`, `village`).
             wh: `Who` for persons, else `What` (`Where` is read as `What`).
         """
-        if not self.role or " that " in f" {obj} ":
-            return []  # a possessive after a relative clause does not read
+        role = self.role or self.agent
+        if not role:
+            return []
         wh = "Who" if wh == "Who" else "What"
+        out = [f"{wh} is the {role} of {obj}?", f"{wh} are the {plural(role)} of {obj}?"]
+        if not possessable(obj):
+            return out
         return [
-            f"{wh} is {obj}'s {self.role}?",
-            f"{wh} are {obj}'s {plural(self.role)}?",
-            f"Which {noun} is {obj}'s {self.role}?",
+            f"{wh} is {obj}'s {role}?",
+            f"{wh} are {obj}'s {plural(role)}?",
+            f"Which {noun} is {obj}'s {role}?",
+            *out,
         ]
 
     def object_forms(self, subj: str, noun: str, wh: str) -> list[str]:

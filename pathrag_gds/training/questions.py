@@ -245,10 +245,29 @@ class _Phraser:
         if obj:
             options.append(f"the {noun} that {obj}")
             options.append(f"the {_plural(noun)} that {obj}")
+        options += self.noun_forms(edge, inner, self.entities[path.node_ids[upto]], noun)
         if not options:
             rel = self.ontology.relation(edge.type)
             options.append(f"the {noun} linked to {inner} by '{rel.phrase}'")
         return self.rng.choice(options)
+
+    def noun_forms(self, edge: Edge, inner: str, far: EntityRecord, noun: str) -> list[str]:
+        """Shorter noun phrases for the far node of `edge` seen from `inner` (see `phrasing`).
+
+        `the owner of Rex`, `Bob's squirrel friend` (role and agent nouns), `the tree where Joy
+        lives` (a locative verb phrase).
+        """
+        rel = self.ontology.relation(edge.type)
+        forward, backward = Sentence.parse(rel.phrase), Sentence.parse(rel.inverse_phrase)
+        # far is the subject of `forward` when the edge points from far to inner, else of `backward`
+        as_subject, as_object = (forward, backward) if edge.direction == "in" else (backward, forward)
+        # "Bob's squirrel friend", but not "Jane's house home"
+        kind = None if far.label in self.place_labels else kind_noun(far.attributes)
+        out = as_subject.subject_nouns(inner, kind)
+        where = as_object.where_clause(inner)
+        if where:
+            out.append(f"the {noun} {where}")
+        return out
 
     def is_person(self, entity: EntityRecord) -> bool:
         return entity.label in self.person_labels

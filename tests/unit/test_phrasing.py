@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.training.pairs import PairBuilder
 from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, past_base_verb, plural
@@ -53,10 +55,34 @@ def test_past_tense_phrases_are_asked_with_did_only() -> None:
 def test_possessive_role_forms_and_their_limits() -> None:
     friend = Sentence.parse("is a friend of")
     assert "Who are Bob's friends?" in friend.subject_forms("Bob", "animal", "Who")
-    assert (
-        friend.subject_forms("the cat that Jane owns", "animal", "Who") == []
-    )  # "...owns's friend" does not read
+    after_clause = friend.subject_forms("the cat that Jane owns", "animal", "Who")
+    assert after_clause == [
+        "Who is the friend of the cat that Jane owns?",
+        "Who are the friends of the cat that Jane owns?",
+    ]  # "...owns's friend" does not read: no possessive after a relative clause
     assert friend.object_forms("Bob", "animal", "Who") == []
+
+
+def test_agent_nouns_and_where_clauses() -> None:
+    owns = Sentence.parse("owns")
+    assert owns.agent == "owner"
+    assert "Who is Rex's owner?" in owns.subject_forms("Rex", "person", "Who")
+    assert owns.subject_nouns("the dog that chases Bob") == ["the owner of the dog that chases Bob"]
+    assert Sentence.parse("directed").subject_nouns("Heat") == ["the director of Heat", "Heat's director"]
+    # no agent noun is invented for verbs outside the list, nor for phrases with a preposition
+    assert Sentence.parse("involves").agent == "" and Sentence.parse("starred in").agent == ""
+    assert Sentence.parse("is a friend of").subject_nouns("Bob", "squirrel")[-1] == "Bob's squirrel friend"
+    assert Sentence.parse("lives in").where_clause("Joy") == "where Joy lives"
+    assert Sentence.parse("takes place in").where_clause("the feast") == "where the feast takes place"
+    assert Sentence.parse("starred in").where_clause("X") == ""  # past tense, not locative
+    assert Sentence.parse("plays with").where_clause("X") == ""
+
+
+def test_nested_descriptions_use_the_noun_forms() -> None:
+    qs = QuestionGenerator(toy_graph(), ONTOLOGY, seed=1, max_depth=3, entity_share=0.0).generate(300)
+    nested = [q.question for q in qs if q.depth >= 2]
+    assert any("'s friend" in t or "the friend of" in t for t in nested), nested[:20]
+    assert any("the owner of" in t or "'s owner" in t for t in nested), nested[:20]
 
 
 def test_words() -> None:
@@ -89,7 +115,7 @@ def test_kind_nouns_narrow_the_answers() -> None:
         q
         for q in qs
         if q.path.end in pets
-        and any(f" {k} " in f" {q.question.lower()} " for k in ("cat", "dog", "hamster"))
+        and any(re.search(rf"\b{k}s?\b", q.question.lower()) for k in ("cat", "dog", "hamster"))
     ]
     assert kinded, "some questions should name a pet by its species"
     for q in kinded:
