@@ -368,6 +368,10 @@ class CrossEncoderScorer(Scorer):
     itself (`"raw"`); with two (not-relevant, relevant), it is the softmax probability of "relevant"
     or the logit difference.
 
+    An ensemble (`tune --seeds N`) is one folder whose manifest lists `members`: sub-folders that hold
+    the same kind of model trained with other seeds. The logits are the mean over the folder's own
+    model and its members (one tokenization, N sessions).
+
     Example:
         >>> ce = CrossEncoderScorer.load(Path("models/my-reranker"), activation="raw")  # doctest: +SKIP
         >>> ce.score("capital of France?", ["Paris is the capital of France."])  # doctest: +SKIP
@@ -414,8 +418,35 @@ class CrossEncoderScorer(Scorer):
                 f"`python -m pathrag_gds models export --cross-encoder PATH` ({EXPORT_HINT})"
             )
         self.session = get_session(path, threads)
+        self.sessions = [self.session] + [
+            get_session(self._member_file(model_dir, str(m), quantization), threads)
+            for m in manifest.get("members", [])
+        ]
         self._inputs = {i.name for i in self.session.get_inputs()}
-        self.name = f"cross-encoder:{model_dir.name}"
+        n = len(self.sessions)
+        self.name = f"cross-encoder:{model_dir.name}" + (f"x{n}" if n > 1 else "")
+
+    def _member_file(self, model_dir: Path, member: str, quantization: str) -> Path:
+        """The model file of one ensemble member, checked against the folder's own model."""
+        folder = model_dir / member
+        rerun = "rerun `python -m pathrag_gds tune`"
+        if not (folder / "manifest.json").is_file():
+            raise ModelError(f"{model_dir}: ensemble member {member!r} has no manifest.json; {rerun}")
+        manifest = read_json(folder / "manifest.json")
+        same = (
+            manifest.get("kind") == "cross-encoder"
+            and int(manifest.get("max_length", -1)) == self.max_length
+            and int(manifest.get("num_labels", 1)) == self.num_labels
+        )
+        if not same:
+            raise ModelError(
+                f"{folder}: not a cross-encoder with the ensemble's max_length {self.max_length} and "
+                f"{self.num_labels} output label(s); {rerun}"
+            )
+        path = folder / MODEL_FILES[quantization]
+        if not path.is_file():
+            raise ModelError(f"{path} not found: {rerun} ({EXPORT_HINT})")
+        return path
 
     @classmethod
     def load(
@@ -445,7 +476,7 @@ class CrossEncoderScorer(Scorer):
         )
 
     def logits(self, question: str, texts: Sequence[str]) -> F32Array:
-        """Raw model outputs, `(len(texts), num_labels)`."""
+        """Raw model outputs, `(len(texts), num_labels)` (an ensemble: the members' mean)."""
         items = [t.strip() for t in check_texts(texts)]
         q = _check_question(question).strip()
         out = np.zeros((len(items), self.num_labels), dtype=np.float32)
@@ -458,7 +489,8 @@ class CrossEncoderScorer(Scorer):
             feed = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self._inputs:
                 feed["token_type_ids"] = types
-            out[idx] = np.asarray(self.session.run(None, feed)[0], dtype=np.float32).reshape(len(idx), -1)
+            runs = [np.asarray(sess.run(None, feed)[0], dtype=np.float32) for sess in self.sessions]
+            out[idx] = np.mean(runs, axis=0).reshape(len(idx), -1)
         return out
 
     def score(self, question: str, texts: Sequence[str]) -> list[float]:

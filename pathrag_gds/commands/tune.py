@@ -51,6 +51,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=PREFIX_LABEL,
         help=f"label of the right chain cut short (default {PREFIX_LABEL}: kept in the beam; 0: a negative)",
     )
+    p.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        help="models to train (seeds SEED, SEED+1, ...), averaged at query time; --minutes is split",
+    )
     p.add_argument("--out", type=Path, default=None, help="models folder (default PATHRAG_MODELS_DIR)")
     p.add_argument("--data-only", action="store_true", help="generate the pairs, print counts and hash")
     p.set_defaults(func=run)
@@ -68,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--pairs must be at least 10")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
+    if args.seeds < 1:
+        raise InvalidInput("--seeds must be at least 1")
     if not 0.0 <= args.cut_short_label < 1.0:
         raise InvalidInput("--cut-short-label must be in [0, 1): below the positive's 1")
     options = TuneOptions(
@@ -83,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         cut_short_label=args.cut_short_label,
         out=args.out,
+        seeds=args.seeds,
     )
     console = Console(stderr=True)
     bars: dict[str, Any] = {}
@@ -92,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         if bar is None:
             for other in bars.values():
                 other.close()
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit="step" if stage == "train" else "q")
+            unit = "step" if stage.startswith("train") else "q"
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit=unit)
         bar.n = done
         if note:
             bar.set_postfix_str(note)
@@ -109,16 +119,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for bar in bars.values():
             bar.close()
-    t = result.training
-    acc = t.get("holdout_pairwise_accuracy")
-    top1 = t.get("holdout_top1")
-    clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""
-    console.print(
-        f"[green]tuned[/] {result.model_dir}: {result.questions} questions, {result.pairs} pairs "
-        f"({', '.join(f'{k} {v}' for k, v in result.kinds.items())}), data hash {result.data_hash[:16]}\n"
-        f"steps {t['steps']}/{t['planned_steps']}{clock}, "
-        f"held-out pairwise accuracy {acc if acc is None else f'{acc:.3f}'}, "
-        f"top-1 {top1 if top1 is None else f'{top1:.3f}'}; "
-        + ", ".join(f"{k} {v:.0f} s" for k, v in result.timings_s.items())
-    )
+    for i, r in enumerate([result, *result.members]):
+        t = r.training
+        acc = t.get("holdout_pairwise_accuracy")
+        top1 = t.get("holdout_top1")
+        clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""
+        where = result.model_dir if i == 0 else f"member seed {t['config']['seed']}"
+        console.print(
+            f"[green]tuned[/] {where}: {r.questions} questions, {r.pairs} pairs "
+            f"({', '.join(f'{k} {v}' for k, v in r.kinds.items())}), data hash {r.data_hash[:16]}\n"
+            f"steps {t['steps']}/{t['planned_steps']}{clock}, "
+            f"held-out pairwise accuracy {acc if acc is None else f'{acc:.3f}'}, "
+            f"top-1 {top1 if top1 is None else f'{top1:.3f}'}; "
+            + ", ".join(f"{k} {v:.0f} s" for k, v in r.timings_s.items())
+        )
     return 0

@@ -17,7 +17,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,8 @@ class TuneOptions:
     threads: int = 1
     out: Path | None = None
     export: bool = True
+    #: models trained (seeds `seed`, `seed + 1`, ...) and averaged at query time; `minutes` is split
+    seeds: int = 1
 
 
 @dataclass
@@ -67,6 +69,8 @@ class TuneResult:
     timings_s: dict[str, float] = field(default_factory=dict)
     training: dict[str, Any] = field(default_factory=dict)
     manifest: dict[str, Any] = field(default_factory=dict)
+    #: the other seeds' results of an ensemble (`TuneOptions.seeds` > 1)
+    members: list[TuneResult] = field(default_factory=list)
 
 
 Progress = Callable[[str, int, int, str], None]
@@ -175,19 +179,70 @@ def _cached(fn: Callable[[str], int]) -> Callable[[str], int]:
 def tune(
     options: TuneOptions, settings: Settings | None = None, progress: Progress | None = None
 ) -> TuneResult:
-    """Generate, train, export: the whole `tune` command (see the module docstring)."""
-    from pathrag_gds.scoring import tuned_model_dir
+    """Generate, train, export: the whole `tune` command (see the module docstring).
+
+    With `options.seeds` > 1, one model per seed (each with its own generated data), exported into
+    one folder: the first seed's model at the top, the others in `seed-<n>/` sub-folders listed as
+    `members` in the manifest (:class:`~pathrag_gds.scoring.CrossEncoderScorer` averages their
+    logits). The folder is built beside the old one and swapped in at the end, so a failed run
+    leaves the previous model in place.
+
+    Raises:
+        InvalidInput: the community does not exist, or `seeds` < 1.
+    """
+    from pathrag_gds.scoring import reset_scorers, tuned_model_dir
+
+    if options.seeds < 1:
+        raise InvalidInput(f"seeds must be at least 1 (got {options.seeds})")
+    s = settings or get_settings()
+    model_dir = tuned_model_dir(s, options.community, options.out or s.models_dir)
+    if options.seeds == 1 or not options.export:
+        return _tune_one(replace(options, seeds=1), s, progress, model_dir)
+    staging = model_dir.parent / f".{model_dir.name}.partial"
+    if staging.exists():
+        shutil.rmtree(staging)
+    minutes = options.minutes / options.seeds if options.minutes else None
+    results: list[TuneResult] = []
+    for i in range(options.seeds):
+        one = replace(options, seed=options.seed + i, minutes=minutes, seeds=1)
+        target = staging if i == 0 else staging / f"seed-{one.seed}"
+
+        def labelled(stage: str, done: int, total: int, note: str, _i: int = i) -> None:
+            if progress is not None:
+                progress(f"{stage} (seed {options.seed + _i})", done, total, note)
+
+        results.append(_tune_one(one, s, labelled, target))
+    first, rest = results[0], results[1:]
+    manifest = dict(first.manifest)
+    manifest["members"] = [f"seed-{options.seed + i}" for i in range(1, options.seeds)]
+    manifest["ensemble"] = {
+        "seeds": [options.seed + i for i in range(options.seeds)],
+        "combine": "mean of logits",
+        "data_hashes": [r.data_hash for r in results],
+        "holdout_top1": [r.training.get("holdout_top1") for r in results],
+        "seconds": round(sum(sum(r.timings_s.values()) for r in results), 1),
+    }
+    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    (staging / "manifest.json").write_text(text, encoding="utf-8")
+    if model_dir.exists():
+        shutil.rmtree(model_dir)
+    staging.rename(model_dir)
+    reset_scorers()
+    return replace(first, model_dir=model_dir, manifest=manifest, members=rest)
+
+
+def _tune_one(
+    options: TuneOptions, s: Settings, progress: Progress | None, model_dir: Path
+) -> TuneResult:
+    """One seed: generate, train, export into `model_dir` (replaced)."""
     from pathrag_gds.training.train import TrainConfig, train_cross_encoder
 
-    s = settings or get_settings()
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     questions, pairs, info = build_pairs(options, s, progress)
     timings["generate"] = time.perf_counter() - t0
     digest = data_hash(pairs)
     kinds = dict(sorted(Counter(p.kind for p in pairs).items()))
-    out_root = options.out or s.models_dir
-    model_dir = tuned_model_dir(s, options.community, out_root)
     config = TrainConfig(
         seed=options.seed,
         epochs=options.epochs,

@@ -1,7 +1,8 @@
 """Training data generated from the live graph (`python -m pathrag_gds tune`).
 
 - generated training data is reproducible from the seed (same data hash on two runs);
-- no generated question equals an evaluation question (bob_eval.yaml, MetaQA dev files).
+- no generated question equals an evaluation question (bob_eval.yaml, MetaQA dev files);
+- `tune --seeds 2` exports one folder holding two models whose logits the scorer averages.
 
 Uses the demo graph (loaded by the `demo_community` fixture) and a 3,000-triple MetaQA slice loaded
 into a community of its own and removed afterwards, so it runs without the full MetaQA load.
@@ -9,8 +10,11 @@ into a community of its own and removed afterwards, so it runs without the full 
 
 from __future__ import annotations
 
+import json
+import shutil
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,11 +22,13 @@ from pathrag_gds.config import METAQA_DIR, Settings
 from pathrag_gds.datasets.loader import GraphLoader, delete_community
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
 from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.errors import ModelError
 from pathrag_gds.evaluation.bob import load_suite
 from pathrag_gds.evaluation.metaqa import read_questions
 from pathrag_gds.graph import Graph
+from pathrag_gds.scoring import CrossEncoderScorer, tuned_model_dir
 from pathrag_gds.training.questions import normalize_question
-from pathrag_gds.training.tune import TuneOptions, build_pairs, generate_questions
+from pathrag_gds.training.tune import TuneOptions, build_pairs, generate_questions, tune
 
 pytestmark = pytest.mark.integration
 
@@ -69,3 +75,37 @@ def test_no_generated_question_is_an_evaluation_question(
         assert questions
         clashes = [q.question for q in questions if normalize_question(q.question) in evaluation]
         assert clashes == []
+
+
+def test_tune_two_seeds_exports_one_averaged_ensemble(
+    settings: Settings, demo_community: str, tmp_path: Path
+) -> None:
+    """`tune --seeds 2` end to end on the demo graph (tiny): one folder, two models, mean logits."""
+    opts = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=5, seeds=2,
+                       freeze_layers=4, out=tmp_path)  # fmt: skip
+    result = tune(opts, settings)
+    folder = tuned_model_dir(settings, BOB, tmp_path)
+    assert result.model_dir == folder and not (tmp_path / f".{folder.name}.partial").exists()
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["members"] == ["seed-6"] and manifest["ensemble"]["seeds"] == [5, 6]
+    member = json.loads((folder / "seed-6" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["training"]["seed"] == 5 and member["training"]["seed"] == 6
+    assert len(set(manifest["ensemble"]["data_hashes"])) == 2  # each seed generates its own data
+    # the ensemble's logits are the mean of its two models
+    alone = tmp_path / "alone"
+    shutil.copytree(folder, alone, ignore=shutil.ignore_patterns("seed-*"))
+    solo = json.loads((alone / "manifest.json").read_text(encoding="utf-8"))
+    del solo["members"]
+    (alone / "manifest.json").write_text(json.dumps(solo), encoding="utf-8")
+    ens = CrossEncoderScorer.load(folder, activation="raw", threads=1)
+    a = CrossEncoderScorer.load(alone, activation="raw", threads=1)
+    b = CrossEncoderScorer.load(folder / "seed-6", activation="raw", threads=1)
+    assert len(ens.sessions) == 2 and ens.name.endswith("x2")
+    q, texts = "Who owns Bob?", ["Jane owns Bob.", "Bob hides in Attic.", "Rex chases Bob."]
+    mean = [(x + y) / 2 for x, y in zip(a.score(q, texts), b.score(q, texts), strict=True)]
+    assert ens.score(q, texts) == pytest.approx(mean, abs=1e-5)
+    assert a.score(q, texts) != pytest.approx(b.score(q, texts), abs=1e-4)  # two different models
+    # a member that went missing is named in the error
+    shutil.rmtree(folder / "seed-6")
+    with pytest.raises(ModelError, match="seed-6"):
+        CrossEncoderScorer.load(folder)
