@@ -201,14 +201,22 @@ class _Phraser:
             return "Who"
         return "Where" if entity.label in self.place_labels else "What"
 
+    def sentences(self, edge: Edge) -> tuple[Sentence, Sentence]:
+        """(far as subject, far as object): the relation's phrases read from the near node.
+
+        `in` (far -> near stored): `far <phrase> near`, `near <inverse> far`; `out` the other way.
+        """
+        rel = self.ontology.relation(edge.type)
+        forward, backward = Sentence.parse(rel.phrase), Sentence.parse(rel.inverse_phrase)
+        return (forward, backward) if edge.direction == "in" else (backward, forward)
+
     def idiomatic(self, edge: Edge, near: str, end: EntityRecord, noun: str) -> list[str]:
         """Short forms of the last hop read from the relation phrases (see `phrasing`)."""
-        rel = self.ontology.relation(edge.type)
         wh = self.wh(end)
-        forward, backward = Sentence.parse(rel.phrase), Sentence.parse(rel.inverse_phrase)
+        as_subject, as_object = self.sentences(edge)
         if edge.direction == "out":  # near <phrase> end; end <inverse> near
-            return forward.object_forms(near, noun, wh) + backward.subject_forms(near, noun, wh)
-        return forward.subject_forms(near, noun, wh) + backward.object_forms(near, noun, wh)
+            return as_object.object_forms(near, noun, wh) + as_subject.subject_forms(near, noun, wh)
+        return as_subject.subject_forms(near, noun, wh) + as_object.object_forms(near, noun, wh)
 
     def subject_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the far node as subject about `other` (the near node): `owns Bob`."""
@@ -257,10 +265,7 @@ class _Phraser:
         `the owner of Rex`, `Bob's squirrel friend` (role and agent nouns), `the tree where Joy
         lives` (a locative verb phrase).
         """
-        rel = self.ontology.relation(edge.type)
-        forward, backward = Sentence.parse(rel.phrase), Sentence.parse(rel.inverse_phrase)
-        # far is the subject of `forward` when the edge points from far to inner, else of `backward`
-        as_subject, as_object = (forward, backward) if edge.direction == "in" else (backward, forward)
+        as_subject, as_object = self.sentences(edge)
         # "Bob's squirrel friend", but not "Jane's house home"
         kind = None if far.label in self.place_labels else kind_noun(far.attributes)
         out = as_subject.subject_nouns(inner, kind)
