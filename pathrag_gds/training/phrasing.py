@@ -228,7 +228,7 @@ class Sentence:
         """`where <subj> <verb>` for a present-tense locative phrase, else "" (`where Joy lives`)."""
         if not self.verb or self.past or self.prep not in LOCATIVE:
             return ""
-        verb = self.verb + ("es" if self.verb.endswith(("s", "x", "ch", "sh")) else "s")
+        verb = plural(self.verb)  # the third-person -s follows the plural's spelling rules
         return f"where {subj} {verb} {self.rest}".rstrip()
 
     def subject_forms(self, obj: str, noun: str, wh: str) -> list[str]:

@@ -74,6 +74,7 @@ def test_agent_nouns_and_where_clauses() -> None:
     assert Sentence.parse("is a friend of").subject_nouns("Bob", "squirrel")[-1] == "Bob's squirrel friend"
     assert Sentence.parse("lives in").where_clause("Joy") == "where Joy lives"
     assert Sentence.parse("takes place in").where_clause("the feast") == "where the feast takes place"
+    assert Sentence.parse("carries in").where_clause("Al") == "where Al carries"  # not "carrys"
     assert Sentence.parse("starred in").where_clause("X") == ""  # past tense, not locative
     assert Sentence.parse("plays with").where_clause("X") == ""
 
