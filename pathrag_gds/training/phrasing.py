@@ -57,6 +57,8 @@ AGENT_NOUNS = {
     "narrate": "narrator", "translate": "translator", "illustrate": "illustrator", "coach": "coach",
     "feed": "feeder", "photograph": "photographer", "guard": "guard", "visit": "visitor",
 }  # fmt: skip
+#: Agent nouns of verbs that take a preposition (`starred in`: "a star of"), for `co-` nouns only.
+PREP_AGENT_NOUNS = {"star": "star", "act": "actor", "perform": "performer", "play": "player"}
 IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice"}
 #: Words in an entity type's label or description that make `where` the right question word.
 PLACE_WORDS = frozenset(
@@ -284,3 +286,35 @@ class Sentence:
         if self.prep:
             out.append(f"{capitalize_first(self.prep)} which {noun} {aux} {subj} {core}?")
         return out
+
+
+def co_forms(phrase: str, other: str) -> tuple[list[str], list[str]]:
+    """How people say that someone shares the object of `phrase` with `other` (general English).
+
+    For `Y <phrase> M` and `other <phrase> M` (Y and `other` share M): clauses with Y as subject
+    (`co-starred with X`, `starred together with X`) and noun phrases for Y (`X's co-stars`).
+    `co-` goes only with a past-tense verb (`co-wrote with`; `co-owns with` does not read); the noun
+    needs an agent noun (:data:`AGENT_NOUNS`, :data:`PREP_AGENT_NOUNS`). Phrases that are not a
+    verb (`is the genre of`) or hold more than a verb and a preposition give nothing.
+
+    Example:
+        >>> co_forms("starred in", "Al")
+        (['co-starred with Al', 'starred together with Al'], ["Al's co-stars", 'the co-stars of Al'])
+        >>> co_forms("lives in", "the squirrel Joy")
+        (['lives together with the squirrel Joy'], [])
+        >>> co_forms("is the genre of", "Heat")
+        ([], [])
+    """
+    s = Sentence.parse(phrase)
+    if not s.verb or s.rest:
+        return [], []
+    word = phrase.split()[0].lower()
+    clauses = [f"co-{word} with {other}"] if s.past else []
+    clauses.append(f"{word} together with {other}")
+    agent = AGENT_NOUNS.get(s.verb) or PREP_AGENT_NOUNS.get(s.verb, "")
+    nouns = []
+    if agent:
+        if possessable(other):
+            nouns.append(f"{other}'s co-{plural(agent)}")
+        nouns.append(f"the co-{plural(agent)} of {other}")
+    return clauses, nouns

@@ -48,7 +48,7 @@ from typing import Any, Protocol
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
-from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, capitalize_first, kind_noun
+from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, capitalize_first, co_forms, kind_noun
 from pathrag_gds.training.phrasing import plural as _plural
 
 #: One step of a walk: the edge and the entity it leads to.
@@ -240,9 +240,9 @@ class _Phraser:
                 return f"the {type_word(e)} {e.name}"
             return e.name
         noun = self.noun(self.entities[path.node_ids[upto]])
-        same = self.same_as(path) if upto == 2 else None
-        if same and self.rng.random() < self.idiomatic_share:
-            return f"the {noun} that {same}"  # `the movie that starred the same person as X`
+        shared = self.shared_forms(path, noun) if upto == 2 else []
+        if shared and self.rng.random() < self.idiomatic_share:
+            return self.rng.choice(shared)  # `the movie that starred the same person as X`, `Al's co-stars`
         inner = self.describe(path, upto - 1)
         edge = path.edges[upto - 1]
         subj = self.subject_clause(edge, inner)
@@ -280,19 +280,38 @@ class _Phraser:
     def shared(self, path: Path, end: EntityRecord, noun: str) -> list[str]:
         """Forms of 2-hop `X -r-> M <-r- Y` walks (Y shares M): ``Who starred in the same movie as X?``.
 
-        Longer walks that start so get the clause inside (`describe`): ``Which genre does the movie
-        that starred the same person as X have?``
+        People also get the `co-` and `together with` forms (``Who co-starred with X?``, ``Who are
+        X's co-stars?``, see :func:`phrasing.co_forms`). Longer walks that start so get the noun
+        phrases inside (`describe`): ``Which genre does the movie that starred the same person as X
+        have?``
 
         Empty for any other walk.
         """
-        same = self.same_as(path) if path.depth == 2 else None
-        if not same:
+        parts = self.same_parts(path) if path.depth == 2 else None
+        if not parts:
             return []
-        wh = "Who" if self.is_person(end) else "What"
-        return [f"{wh} {same}?", f"Which {noun} {same}?"]
+        clause, middle, start = parts
+        same = f"{clause} the same {middle} as {start}"
+        if not self.is_person(end):
+            return [f"What {same}?", f"Which {noun} {same}?"]
+        clauses, nouns = co_forms(clause, start)
+        out = [f"Who {same}?", f"Which {noun} {same}?"] + [f"Who {c}?" for c in clauses]
+        return out + [f"Who are {n}?" for n in nouns]
 
-    def same_as(self, path: Path) -> str | None:
-        """`<clause> the same <M> as X` for the 3rd node of a path starting `X -r-> M <-r- Y`, else None."""
+    def shared_forms(self, path: Path, noun: str) -> list[str]:
+        """Noun phrases for the 3rd node of a walk starting `X -r-> M <-r- Y` (see `shared`), else []."""
+        parts = self.same_parts(path)
+        if not parts:
+            return []
+        clause, middle, start = parts
+        out = [f"the {noun} that {clause} the same {middle} as {start}"]
+        if self.is_person(self.entities[path.node_ids[2]]):
+            clauses, nouns = co_forms(clause, start)
+            out += [f"the {_plural(noun)} that {c}" for c in clauses] + nouns
+        return out
+
+    def same_parts(self, path: Path) -> tuple[str, str, str] | None:
+        """(Y's clause, M's type word, X's name) of a path starting `X -r-> M <-r- Y`, else None."""
         if path.depth < 2:
             return None
         first, second = path.edges[:2]
@@ -302,8 +321,7 @@ class _Phraser:
         clause = rel.phrase if second.direction == "in" else rel.inverse_phrase  # Y <clause> M
         if not clause:
             return None
-        start, middle = self.entities[path.start].name, type_word(self.entities[path.node_ids[1]])
-        return f"{clause} the same {middle} as {start}"
+        return clause, type_word(self.entities[path.node_ids[1]]), self.entities[path.start].name
 
     def question(self, path: Path) -> tuple[str, str]:
         """(question, template name) for a walk of 1+ hops; the answer is the end node."""

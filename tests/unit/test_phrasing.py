@@ -174,12 +174,19 @@ def test_shared_neighbour_walks_are_asked_with_the_same() -> None:
     triples = [("m1", "starred_actors", "al"), ("m1", "starred_actors", "bo"), ("m2", "starred_actors", "bo")]
     triples += [("m2", "starred_actors", "cy")]
     g = MemoryGraph.from_triples(ents, triples)
-    qs = QuestionGenerator(g, onto, seed=0, max_depth=2, entity_share=0.0).generate(40)
-    shared = {q.question: q.answers for q in qs if q.template.endswith("shared")}
-    assert shared["Who starred in the same movie as Bo?"] == ("al", "cy")  # never Bo himself
-    assert [a for q, a in shared.items() if q.endswith("same movie as Al?")] == [("bo",)]
-    for q in (q for q in qs if q.question in shared):
+    qs = QuestionGenerator(g, onto, seed=0, max_depth=2, entity_share=0.0).generate(80)
+    shared = [q for q in qs if q.template.endswith("shared")]
+    # never the named entity itself; two movies share a person too
+    co_stars = {"al": ("bo",), "bo": ("al", "cy"), "cy": ("bo",), "m1": ("m2",), "m2": ("m1",)}
+    for q in shared:
         assert q.depth == 2 and q.path.edges[0].type == q.path.edges[1].type
+        assert q.answers == co_stars[q.path.start], q.question
+    texts = {q.question.lower().rstrip("?") for q in shared}
+    assert "who starred in the same movie as bo" in texts
+    # the ways people ask it: co- verbs and nouns, `together with`
+    assert any(t.startswith("who co-starred with ") for t in texts), texts
+    assert any("'s co-stars" in t or "the co-stars of" in t for t in texts), texts
+    assert any(t.startswith("who starred together with ") for t in texts), texts
 
 
 def test_shared_neighbour_clause_inside_longer_walks() -> None:
@@ -201,9 +208,12 @@ def test_shared_neighbour_clause_inside_longer_walks() -> None:
     triples = [("m1", "starred_actors", "al"), ("m2", "starred_actors", "al"), ("m1", "starred_actors", "bo")]
     triples += [("m1", "has_genre", "g1"), ("m2", "has_genre", "g2")]
     g = MemoryGraph.from_triples(ents, triples)
-    qs = QuestionGenerator(g, onto, seed=0, max_depth=3, entity_share=0.0).generate(80)
+    qs = QuestionGenerator(g, onto, seed=0, max_depth=3, entity_share=0.0).generate(300)
     inside = [q for q in qs if q.depth == 3 and "the same person as" in q.question]
     assert inside, "some 3-hop questions describe their 3rd entity with 'the same ... as'"
+    co = [q for q in qs if q.depth == 3 and re.search(r"co-star", q.question)]
+    assert co, "and some as co-stars ('What genre do the movies that Al's co-stars starred in have?')"
+    inside += co
     for q in inside:
         e = q.path.edges
         assert e[0].type == e[1].type and e[0].direction != e[1].direction
