@@ -59,10 +59,6 @@ AGENT_NOUNS = {
 }  # fmt: skip
 #: Agent nouns of verbs that take a preposition (`starred in`: "a star of"), for `co-` nouns only.
 PREP_AGENT_NOUNS = {"star": "star", "act": "actor", "perform": "performer", "play": "player"}
-#: Head nouns of event names that say only "something happened" (`Spilled milk incident`).
-EVENT_HEADS = frozenset({"incident", "accident", "event", "episode", "mishap", "affair"})
-#: Particles of phrasal verbs used as nouns (`clean-up`, `break-out`).
-PARTICLES = frozenset({"up", "out", "off", "down", "over", "away"})
 IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice"}
 #: Words in an entity type's label or description that make `where` the right question word.
 PLACE_WORDS = frozenset(
@@ -322,53 +318,3 @@ def co_forms(phrase: str, other: str) -> tuple[list[str], list[str]]:
             nouns.append(f"{other}'s co-{plural(agent)}")
         nouns.append(f"the co-{plural(agent)} of {other}")
     return clauses, nouns
-
-
-def past_participle(verb: str) -> str | None:
-    """The regular past participle of a bare verb, else None for the irregular ones we know.
-
-    Example:
-        >>> [past_participle(v) for v in ("clean", "spill", "bake", "carry", "write")]
-        ['cleaned', 'spilled', 'baked', 'carried', None]
-    """
-    if verb in IRREGULAR_PAST.values() or not verb.isalpha():
-        return None
-    if verb.endswith("e"):
-        return verb + "d"
-    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
-        return verb[:-1] + "ied"
-    return verb + "ed"
-
-
-def event_clauses(name: str) -> list[str]:
-    """What happened in an event whose name is a noun phrase, said as a passive clause.
-
-    Two common English shapes: a participle + noun + head that only says "it happened"
-    (`Spilled milk incident`: the milk was spilled) and a noun + phrasal verb used as a noun
-    (`Kitchen clean-up`: the kitchen was cleaned up). Other names give nothing: a rule cannot tell
-    what happened in a `Bonding moment`.
-
-    Example:
-        >>> event_clauses("Spilled milk incident"), event_clauses("Kitchen clean-up")
-        (['the milk was spilled'], ['the kitchen was cleaned up'])
-        >>> event_clauses("Broken windows accident"), event_clauses("Bonding moment")
-        (['the windows were broken'], [])
-    """
-    words = name.lower().split()
-    if len(words) < 2:
-        return []
-    if len(words) >= 3 and words[-1] in EVENT_HEADS and words[0].endswith(("ed", "en")):
-        noun, participle = " ".join(words[1:-1]), words[0]
-    elif "-" in words[-1]:
-        verb, _, particle = words[-1].partition("-")
-        done = past_participle(verb)
-        if particle not in PARTICLES or done is None:
-            return []
-        noun, participle = " ".join(words[:-1]), f"{done} {particle}"
-    else:
-        return []
-    if not all(w.isalpha() for w in noun.split()):
-        return []
-    be = "were" if noun.endswith("s") and not noun.endswith("ss") else "was"
-    return [f"the {noun} {be} {participle}"]
-

@@ -48,14 +48,7 @@ from typing import Any, Protocol
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
-from pathrag_gds.training.phrasing import (
-    PLACE_WORDS,
-    Sentence,
-    capitalize_first,
-    co_forms,
-    event_clauses,
-    kind_noun,
-)
+from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, capitalize_first, co_forms, kind_noun
 from pathrag_gds.training.phrasing import plural as _plural
 
 #: One step of a walk: the edge and the entity it leads to.
@@ -368,49 +361,15 @@ class _Phraser:
     def anchored_question(self, path: Path) -> tuple[str, str]:
         """(question, template) about the walk from the path's 2nd entity, during its start (an event).
 
-        Example: ``Where does Bob hide during the kitchen clean-up?``, ``Where was Bob when the
-        kitchen was cleaned up?``
+        Example: ``Where does Bob hide during the kitchen clean-up?``
         """
         sub = path.without_start()
-        end, second = self.entities[path.end], self.entities[sub.start]
-        occasion = self.occasion(self.entities[path.start])
-        person_at_place = second.label not in self.place_labels and end.label in self.place_labels
-        if person_at_place and self.rng.random() < 0.3:
-            where = self.where_was(second.name, end, sub.depth)
-            if where:
-                return f"{where} {occasion}?", "anchored-where-was"
         text, template = self.question(sub)
+        start = self.entities[path.start].name
+        occasion = self.rng.choice([start, f"the {start[:1].lower()}{start[1:]}"])
         base = text.rstrip("?.")
-        return f"{base} {occasion}" + ("?" if text != base else ""), f"anchored-{template}"
-
-    def occasion(self, event: EntityRecord) -> str:
-        """How a question names the event it is anchored to (`during the kitchen clean-up`).
-
-        Half the time, where the name allows (:func:`phrasing.event_clauses`), by what happened:
-        `when the kitchen was cleaned up`.
-        """
-        clauses = event_clauses(event.name)
-        if clauses and self.rng.random() < 0.5:
-            return f"when {self.rng.choice(clauses)}"
-        name = self.rng.choice([event.name, f"the {event.name[:1].lower()}{event.name[1:]}"])
-        return self.rng.choice(OCCASION_LINKS).format(name)
-
-    def where_was(self, subject: str, end: EntityRecord, hops: int) -> str:
-        """`Where was Bob` or `In which room was Bob` (`end`, a place, `hops` from `subject`), or "".
-
-        Past one hop a bare `Where` would also be answered by the nearer places (the attic for
-        "Where was Bob?" when the walk goes on to the house): those walks are asked with their
-        kind (`In which village was Bob`), and not at all when the place has no kind.
-        """
-        kind = kind_noun(end.attributes)
-        if hops > 1:
-            if not kind:
-                return ""
-            self.kinds[end.id] = kind
-            return f"In which {kind} was {subject}"
-        if self.rng.random() < 0.5:
-            return f"Where was {subject}"
-        return f"In which {self.noun(end)} was {subject}"
+        link = self.rng.choice(OCCASION_LINKS)
+        return f"{base} {link.format(occasion)}" + ("?" if text != base else ""), f"anchored-{template}"
 
     def entity_question(self, entity: EntityRecord) -> tuple[str, str]:
         """(question, template name) about the entity itself: what it is or one of its attributes."""

@@ -6,14 +6,7 @@ import re
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.training.pairs import PairBuilder
-from pathrag_gds.training.phrasing import (
-    Sentence,
-    base_verb,
-    event_clauses,
-    kind_noun,
-    past_base_verb,
-    plural,
-)
+from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, past_base_verb, plural
 from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator
 from tests.unit.test_training import ONTOLOGY, toy_graph
 
@@ -165,60 +158,6 @@ def test_anchored_questions_name_the_occasion_and_the_participant() -> None:
     assert len(dropped) == len(anchored)
     for p, q in zip(dropped, anchored, strict=True):
         assert p.label == 0.0 and names[q.path.start].name not in p.text
-
-
-def test_event_names_read_as_what_happened() -> None:
-    assert event_clauses("Spilled milk incident") == ["the milk was spilled"]
-    assert event_clauses("Kitchen clean-up") == ["the kitchen was cleaned up"]
-    assert event_clauses("Broken windows accident") == ["the windows were broken"]
-    # names a rule cannot read: no clause rather than a wrong one
-    for name in ("Bonding moment", "Acorn hunt", "Party 3", "Write-up", "Spilled 3 incident", "Sit-in"):
-        assert event_clauses(name) == [], name
-
-
-def test_anchored_questions_ask_where_a_participant_was() -> None:
-    onto = Ontology.from_mapping(
-        {
-            "entity_types": [
-                {"label": "Event", "description": "Something that happens at a time."},
-                {"label": "Animal", "description": "An animal."},
-                {"label": "Place", "description": "A place: a room, a house or a village."},
-            ],
-            "relationship_types": [
-                {"type": "involves", "phrase": "involves", "inverse_phrase": "is involved in"},
-                {"type": "hides_in", "phrase": "hides in", "inverse_phrase": "is a hiding place of"},
-                {"type": "contains", "phrase": "contains", "inverse_phrase": "is part of"},
-                {"type": "located_in", "phrase": "is located in", "inverse_phrase": "is the location of"},
-            ],
-        }
-    )
-    ents = [
-        ("spill", "Event", "Spilled milk incident"),
-        ("cleanup", "Event", "Kitchen clean-up"),
-        ("bob", "Animal", "Bob"),
-        ("rex", "Animal", "Rex"),
-        ("attic", "Place", "Attic", {"place_type": "room"}),
-        ("shed", "Place", "Shed"),
-        ("house", "Place", "House", {"place_type": "house"}),
-        ("vale", "Place", "Vale", {"place_type": "village"}),
-    ]
-    triples = [("spill", "involves", "bob"), ("cleanup", "involves", "bob"), ("cleanup", "involves", "rex")]
-    triples += [("bob", "hides_in", "attic"), ("rex", "hides_in", "shed"), ("house", "contains", "attic")]
-    triples += [("house", "contains", "shed"), ("house", "located_in", "vale")]
-    g = MemoryGraph.from_triples(ents, triples)
-    qs = QuestionGenerator(g, onto, seed=0, max_depth=4, entity_share=0.0).generate(300)
-    names = g.entities([e[0] for e in ents])
-    where = [q for q in qs if q.template.endswith("anchored-where-was")]
-    assert where, "some anchored walks from a participant to a place ask where it was"
-    for q in where:
-        second, end = names[q.path.node_ids[1]], names[q.path.end]
-        assert second.label == "Animal" and end.label == "Place" and q.path.end in q.answers
-        assert q.question.startswith((f"Where was {second.name} ", "In which ")), q.question
-        if q.depth > 2:  # past one hop the place is asked by its kind: never a bare `Where`
-            assert q.question.startswith(f"In which {end.attributes['place_type']} was {second.name} ")
-    assert any(q.depth > 2 for q in where), "the house of the participant's hiding place"
-    said = " ".join(q.question.lower() for q in qs if q.anchored)
-    assert "when the milk was spilled" in said and "when the kitchen was cleaned up" in said
 
 
 def test_shared_neighbour_walks_are_asked_with_the_same() -> None:
