@@ -5,6 +5,9 @@ latencies share the machine's load. Writes JSON to --out and prints a Markdown t
 
     .venv/bin/python scripts/bench_cascade.py bob --k 10 30 100
     .venv/bin/python scripts/bench_cascade.py metaqa --sample 100 --k 30
+
+The MetaQA report also counts hits per qtype (`by_qtype`: which question shapes a model gains or
+loses, e.g. `actor_to_movie_to_actor`, "who co-starred with X").
 """
 
 from __future__ import annotations
@@ -112,8 +115,13 @@ def run_metaqa(ks: list[int], sample: int, seed: int, max_depth: int) -> dict[st
                 "hits_at_1": round(sum(r.hit_at_1 for r in hr) / max(1, len(hr)), 3),
                 "latency_ms": lat([r.latency_ms for r in hr]),
             }
+        by_qtype: dict[str, Any] = {}
+        for qt in sorted({r.qtype for r in rows}):
+            qr = [r for r in rows if r.qtype == qt]
+            by_qtype[qt] = {"n": len(qr), "hits_at_1": sum(r.hit_at_1 for r in qr)}
         report[name] = {
             "by_hop": by_hop,
+            "by_qtype": by_qtype,
             "latency_ms": lat([r.latency_ms for r in rows]),
             "hits_at_1": round(sum(r.hit_at_1 for r in rows) / max(1, len(rows)), 3),
         }
