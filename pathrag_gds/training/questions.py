@@ -290,8 +290,7 @@ class _Phraser:
         parts = self.same_parts(path) if path.depth == 2 else None
         if not parts:
             return []
-        clause, middle, start = parts
-        same = f"{clause} the same {middle} as {start}"
+        clause, start, same = parts
         if not self.is_person(end):
             return [f"What {same}?", f"Which {noun} {same}?"]
         clauses, nouns = co_forms(clause, start)
@@ -303,15 +302,18 @@ class _Phraser:
         parts = self.same_parts(path)
         if not parts:
             return []
-        clause, middle, start = parts
-        out = [f"the {noun} that {clause} the same {middle} as {start}"]
+        clause, start, same = parts
+        out = [f"the {noun} that {same}"]
         if self.is_person(self.entities[path.node_ids[2]]):
             clauses, nouns = co_forms(clause, start)
             out += [f"the {_plural(noun)} that {c}" for c in clauses] + nouns
         return out
 
     def same_parts(self, path: Path) -> tuple[str, str, str] | None:
-        """(Y's clause, M's type word, X's name) of a path starting `X -r-> M <-r- Y`, else None."""
+        """For a path starting `X -r-> M <-r- Y`: (Y's clause, X's name, `<clause> the same <M> as X`).
+
+        None for any other path.
+        """
         if path.depth < 2:
             return None
         first, second = path.edges[:2]
@@ -321,7 +323,8 @@ class _Phraser:
         clause = rel.phrase if second.direction == "in" else rel.inverse_phrase  # Y <clause> M
         if not clause:
             return None
-        return clause, type_word(self.entities[path.node_ids[1]]), self.entities[path.start].name
+        start, middle = self.entities[path.start].name, type_word(self.entities[path.node_ids[1]])
+        return clause, start, f"{clause} the same {middle} as {start}"
 
     def question(self, path: Path) -> tuple[str, str]:
         """(question, template name) for a walk of 1+ hops; the answer is the end node."""
