@@ -226,7 +226,8 @@ def _tool_versions() -> dict[str, str | None]:
     return {d: _version(d) for d in ("torch", "transformers", "onnx", "onnxruntime", "sentence-transformers")}
 
 
-def _write_manifest(model_dir: Path, manifest: dict[str, Any]) -> None:
+def write_manifest(model_dir: Path, manifest: dict[str, Any]) -> None:
+    """Write `model_dir/manifest.json` (sorted keys, 2-space indent, final newline)."""
     text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
     (model_dir / "manifest.json").write_text(text, encoding="utf-8")
 
@@ -370,7 +371,7 @@ def export_embedding(
             "versions may change graph details and hence the bytes (the fidelity test still applies)",
         },
     }
-    _write_manifest(model_dir, manifest)
+    write_manifest(model_dir, manifest)
     return ExportResult(model_dir, manifest, time.perf_counter() - t0, unchanged, files)
 
 
@@ -453,7 +454,7 @@ def export_cross_encoder(
         },
         "export": {"opset": OPSET, "exporter": "torch.onnx.export (TorchScript)", "tools": _tool_versions()},
     }
-    _write_manifest(model_dir, manifest)
+    write_manifest(model_dir, manifest)
     return ExportResult(model_dir, manifest, time.perf_counter() - t0, unchanged, files)
 
 

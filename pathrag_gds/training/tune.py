@@ -190,6 +190,7 @@ def tune(
     Raises:
         InvalidInput: the community does not exist, or `seeds` < 1.
     """
+    from pathrag_gds.export import write_manifest
     from pathrag_gds.scoring import reset_scorers, tuned_model_dir
 
     if options.seeds < 1:
@@ -222,8 +223,7 @@ def tune(
         "holdout_top1": [r.training.get("holdout_top1") for r in results],
         "seconds": round(sum(sum(r.timings_s.values()) for r in results), 1),
     }
-    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    (staging / "manifest.json").write_text(text, encoding="utf-8")
+    write_manifest(staging, manifest)
     if model_dir.exists():
         shutil.rmtree(model_dir)
     staging.rename(model_dir)
@@ -274,7 +274,7 @@ def _tune_one(
         }
         manifest: dict[str, Any] = {}
         if options.export:
-            from pathrag_gds.export import export_cross_encoder
+            from pathrag_gds.export import export_cross_encoder, write_manifest
 
             if progress is not None:
                 progress("export", 0, 1, "ONNX fp32 + int8")
@@ -312,9 +312,7 @@ def _tune_one(
                 "finished": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
                 **training,
             }
-            (model_dir / "manifest.json").write_text(
-                json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-            )
+            write_manifest(model_dir, manifest)
             from pathrag_gds.scoring import reset_scorers
 
             reset_scorers()
