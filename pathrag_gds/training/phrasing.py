@@ -64,6 +64,10 @@ IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "wo
 PLACE_WORDS = frozenset(
     {"place", "location", "city", "town", "village", "country", "room", "building", "region"}
 )
+#: Words in an entity type's label or description that make `when` the right question word.
+TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "decade", "century", "period", "era"})
+#: Prepositions after which a time-like answer is asked with `When ...?` (`was released in`).
+TEMPORAL = frozenset({"in", "on", "at", "during", "since"})
 #: Attribute keys whose value names what kind of thing an entity is (`place_type: village`).
 KIND_KEYS = frozenset({"species", "kind", "category", "type", "breed"})
 
@@ -261,22 +265,31 @@ class Sentence:
         Args:
             subj: how the subject is named.
             noun: the answer's type or kind noun.
-            wh: `Who` for persons, `Where` for places, else `What` (`Where` is asked only after a
-                locative preposition).
+            wh: `Who` for persons, `Where` for places, `When` for times, else `What` (`Where` and
+                `When` are asked only after a locative or temporal preposition).
+
+        Example:
+            >>> Sentence.parse("was released in").object_forms("Heat", "year", "When")[:2]
+            ['When was Heat released?', 'Which year was Heat released in?']
         """
         locative = self.prep in LOCATIVE and wh == "Where"
+        temporal = self.prep in TEMPORAL and wh == "When"
         if self.participle:
             out = [f"Which {noun} {self.copula} {subj} {self.participle} {self.prep}".rstrip() + "?"]
             if locative:
                 out = [f"Where is {subj} {self.participle}?", f"Where was {subj} {self.participle}?", *out]
+            elif temporal:
+                out = [f"When {self.copula} {subj} {self.participle}?", *out]
             elif wh == "Who" and self.prep == "by":
                 out.append(f"Who {self.copula} {subj} {self.participle} by?")
             return out
         if not self.verb:
             return []
         core = f"{self.verb} {self.rest}".strip()
-        word = "Where" if locative else ("Who" if wh == "Who" and not self.prep else "What")
-        tail = "" if locative else (f" {self.prep}" if self.prep else "")
+        word = "Who" if wh == "Who" and not self.prep else "What"
+        if locative or temporal:
+            word = wh
+        tail = "" if locative or temporal else (f" {self.prep}" if self.prep else "")
         aux = "did" if self.past else "does"
         out = [f"{word} did {subj} {core}{tail}?"]
         if not self.past:

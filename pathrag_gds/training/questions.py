@@ -48,7 +48,14 @@ from typing import Any, Protocol
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
-from pathrag_gds.training.phrasing import PLACE_WORDS, Sentence, capitalize_first, co_forms, kind_noun
+from pathrag_gds.training.phrasing import (
+    PLACE_WORDS,
+    TIME_WORDS,
+    Sentence,
+    capitalize_first,
+    co_forms,
+    kind_noun,
+)
 from pathrag_gds.training.phrasing import plural as _plural
 
 #: One step of a walk: the edge and the entity it leads to.
@@ -181,6 +188,7 @@ class _Phraser:
     rng: random.Random
     person_labels: frozenset[str] = field(default_factory=frozenset)
     place_labels: frozenset[str] = field(default_factory=frozenset)
+    time_labels: frozenset[str] = field(default_factory=frozenset)
     #: Share of last hops asked in an idiomatic form (`Where does Jane live?`) when the phrase allows.
     idiomatic_share: float = 0.6
     #: The kind noun each entity was last named by (the answer set narrows to that kind).
@@ -196,10 +204,12 @@ class _Phraser:
         return type_word(entity)
 
     def wh(self, entity: EntityRecord) -> str:
-        """The question word for an answer entity: Who, Where or What."""
+        """The question word for an answer entity: Who, Where, When or What."""
         if entity.label in self.person_labels:
             return "Who"
-        return "Where" if entity.label in self.place_labels else "What"
+        if entity.label in self.place_labels:
+            return "Where"
+        return "When" if entity.label in self.time_labels else "What"
 
     def sentences(self, edge: Edge) -> tuple[Sentence, Sentence]:
         """(far as subject, far as object): the relation's phrases read from the near node.
@@ -426,6 +436,11 @@ def place_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     return _labels_reading_as(ontology, labels, PLACE_WORDS, head=3)
 
 
+def time_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
+    """Entity type labels that read as times (`when` questions), by the label or its description's head."""
+    return _labels_reading_as(ontology, labels, TIME_WORDS, head=3)
+
+
 def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     """Entity type labels whose name or description reads as a person (`who` questions)."""
     return _labels_reading_as(ontology, labels, PERSON_WORDS)
@@ -543,6 +558,7 @@ class QuestionGenerator:
                 self.rng,
                 person_labels(self.ontology, labels),
                 place_labels(self.ontology, labels),
+                time_labels(self.ontology, labels),
             )
             events = event_labels(self.ontology, labels)
             anchored = (

@@ -218,3 +218,37 @@ def test_shared_neighbour_clause_inside_longer_walks() -> None:
         e = q.path.edges
         assert e[0].type == e[1].type and e[0].direction != e[1].direction
         assert q.path.end in q.answers
+
+
+def test_when_questions_for_time_like_answers() -> None:
+    onto = Ontology.from_mapping(
+        {
+            "entity_types": [
+                {"label": "Movie"},
+                {"label": "Person", "description": "A person."},
+                {"label": "Year", "description": "A calendar year in which films were released."},
+            ],
+            "relationship_types": [
+                {"type": "directed_by", "phrase": "was directed by", "inverse_phrase": "directed"},
+                {
+                    "type": "release_year",
+                    "phrase": "was released in",
+                    "inverse_phrase": "is the release year of",
+                },
+            ],
+        }
+    )
+    ents = [("m1", "Movie", "Heat"), ("m2", "Movie", "Ronin"), ("mm", "Person", "Michael Mann")]
+    ents += [("y1", "Year", "1995"), ("y2", "Year", "1998"), ("jf", "Person", "John Frankenheimer")]
+    triples = [("m1", "directed_by", "mm"), ("m2", "directed_by", "jf")]
+    triples += [("m1", "release_year", "y1"), ("m2", "release_year", "y2")]
+    g = MemoryGraph.from_triples(ents, triples)
+    qs = QuestionGenerator(g, onto, seed=0, max_depth=2, entity_share=0.0).generate(200)
+    when = [q for q in qs if q.question.startswith("When ")]
+    assert when, [q.question for q in qs]
+    for q in when:  # only years are asked with `When`, and the year is the answer
+        assert q.path.end in {"y1", "y2"} and q.answers == (q.path.end,), q.question
+    texts = {q.question for q in when}
+    assert "When was Heat released?" in texts or "When was Ronin released?" in texts, texts
+    assert any(q.depth == 2 for q in when), texts  # `When was the movie that Michael Mann directed released?`
+    assert not any(q.question.startswith("When") and q.path.end not in {"y1", "y2"} for q in qs)
