@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -27,7 +26,7 @@ from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all
 from pathrag_gds.config import ScoringMode, Settings, get_settings
 from pathrag_gds.errors import InvalidInput, QueryCancelled, QueryTimeout, SchemaError
 from pathrag_gds.graph import Graph, RoundTripCounter
-from pathrag_gds.intent import Intent, infer_intent, relations_allowed
+from pathrag_gds.intent import Intent, infer_intent, named_entities, relations_allowed
 from pathrag_gds.ontology import EntityType, Ontology, RelationType
 from pathrag_gds.paths import Edge, EntityRecord, Path
 from pathrag_gds.results import (
@@ -655,13 +654,7 @@ class PathRag:
 
     @staticmethod
     def _named_in(query: str, entities: Iterable[EntityRecord]) -> set[str]:
-        q = query.lower()
-        out = set()
-        for e in entities:
-            name = e.name.lower().strip()
-            if len(name) >= 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", q):
-                out.add(e.id)
-        return out
+        return set(named_entities(query, entities))
 
     def _results(
         self, state: _QueryState, scored: list[ScoredPath], ontology: Ontology, *, with_sources: bool
