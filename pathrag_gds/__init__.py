@@ -5,7 +5,8 @@ paths are scored by a small ONNX model over a natural-language serialization of 
 
 Example:
     >>> from pathrag_gds import get_pathrag_service  # doctest: +SKIP
-    >>> result = get_pathrag_service().pathrag("In which village was Bob when the milk was spilled?")
+    >>> question = "In which village was Bob when the milk was spilled?"
+    >>> result = get_pathrag_service().pathrag(question)  # doctest: +SKIP
 """
 
 from __future__ import annotations
