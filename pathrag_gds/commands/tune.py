@@ -57,6 +57,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=1,
         help="models to train (seeds SEED, SEED+1, ...), averaged at query time; --minutes is split",
     )
+    p.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="start from this tuned model (kept with --keep-checkpoint) instead of all-MiniLM-L6-v2",
+    )
+    p.add_argument(
+        "--keep-checkpoint",
+        action="store_true",
+        help="keep the trained weights in <model>/checkpoint/ (~90 MB) to use as --base later",
+    )
     p.add_argument("--out", type=Path, default=None, help="models folder (default PATHRAG_MODELS_DIR)")
     p.add_argument("--data-only", action="store_true", help="generate the pairs, print counts and hash")
     p.set_defaults(func=run)
@@ -68,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
-    from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
+    from pathrag_gds.training.tune import TuneOptions, build_pairs, resolve_base, tune
 
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
@@ -92,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         cut_short_label=args.cut_short_label,
         out=args.out,
         seeds=args.seeds,
+        base=resolve_base(args.base) if args.base else None,
+        keep_checkpoint=args.keep_checkpoint,
     )
     console = Console(stderr=True)
     bars: dict[str, Any] = {}

