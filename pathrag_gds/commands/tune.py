@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
-    from pathrag_gds.training.tune import TuneOptions, build_pairs, resolve_base, tune
+    from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
 
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         cut_short_label=args.cut_short_label,
         out=args.out,
         seeds=args.seeds,
-        base=resolve_base(args.base) if args.base else None,
+        base=args.base,
         keep_checkpoint=args.keep_checkpoint,
     )
     console = Console(stderr=True)

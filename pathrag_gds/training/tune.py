@@ -229,13 +229,15 @@ def tune(
     leaves the previous model in place.
 
     Raises:
-        InvalidInput: the community does not exist, or `seeds` < 1.
+        InvalidInput: the community does not exist, `seeds` < 1, or `base` holds no checkpoint.
     """
     from pathrag_gds.export import write_manifest
     from pathrag_gds.scoring import reset_scorers, tuned_model_dir
 
     if options.seeds < 1:
         raise InvalidInput(f"seeds must be at least 1 (got {options.seeds})")
+    if options.base is not None:
+        options = replace(options, base=resolve_base(options.base))  # before any graph or training work
     s = settings or get_settings()
     model_dir = tuned_model_dir(s, options.community, options.out or s.models_dir)
     if options.seeds == 1 or not options.export:
