@@ -105,6 +105,30 @@ def base_verb(word: str) -> str | None:
     return word[:-1]
 
 
+#: Plural forms of the verbs :func:`base_verb` leaves alone.
+PLURAL_VERBS = {"is": "are", "was": "were", "has": "have", "does": "do"}
+
+
+def agree(phrase: str, many: bool) -> str:
+    """The relation phrase with its verb agreeing with a plural subject when `many`.
+
+    Example:
+        >>> [agree(p, True) for p in ("is located in", "takes place in", "starred in", "is a friend of")]
+        ['are located in', 'take place in', 'starred in', 'are friends of']
+        >>> agree("owns", False)
+        'owns'
+    """
+    if not many:
+        return phrase
+    m = re.fullmatch(r"is (a|an|the) ([a-z][a-z ]*?) of", phrase)
+    if m:
+        article = "the " if m.group(1) == "the" else ""
+        return f"are {article}{plural(m.group(2))} of"
+    first, _, rest = phrase.partition(" ")
+    word = PLURAL_VERBS.get(first) or base_verb(first) or first
+    return f"{word} {rest}".rstrip()
+
+
 def past_base_verb(word: str) -> str | None:
     """The bare form of a past-tense verb, else None (`directed` -> `direct`, `wrote` -> `write`).
 
@@ -230,11 +254,14 @@ class Sentence:
                 out.append(f"{obj}'s {kind} {noun}")
         return out
 
-    def where_clause(self, subj: str) -> str:
-        """`where <subj> <verb>` for a present-tense locative phrase, else "" (`where Joy lives`)."""
+    def where_clause(self, subj: str, many: bool = False) -> str:
+        """`where <subj> <verb>` for a present-tense locative phrase, else "" (`where Joy lives`).
+
+        `many`: the subject is plural (`where the squirrels that Bob befriends live`).
+        """
         if not self.verb or self.past or self.prep not in LOCATIVE:
             return ""
-        verb = plural(self.verb)  # the third-person -s follows the plural's spelling rules
+        verb = self.verb if many else plural(self.verb)  # the third-person -s follows the plural's rules
         return f"where {subj} {verb} {self.rest}".rstrip()
 
     def subject_forms(self, obj: str, noun: str, wh: str) -> list[str]:
@@ -259,7 +286,7 @@ class Sentence:
             *out,
         ]
 
-    def object_forms(self, subj: str, noun: str, wh: str) -> list[str]:
+    def object_forms(self, subj: str, noun: str, wh: str, many: bool = False) -> list[str]:
         """Questions whose answer is the OBJECT of `<subj> <phrase> O` (do-support or a participle).
 
         Args:
@@ -267,21 +294,26 @@ class Sentence:
             noun: the answer's type or kind noun.
             wh: `Who` for persons, `Where` for places, `When` for times, else `What` (`Where` and
                 `When` are asked only after a locative or temporal preposition).
+            many: the subject is plural (`the movies that X directed`): the verb agrees with it.
 
         Example:
             >>> Sentence.parse("was released in").object_forms("Heat", "year", "When")[:2]
             ['When was Heat released?', 'Which year was Heat released in?']
+            >>> released = Sentence.parse("was released in")
+            >>> released.object_forms("the movies that Al directed", "year", "When", many=True)[0]
+            'When were the movies that Al directed released?'
         """
         locative = self.prep in LOCATIVE and wh == "Where"
         temporal = self.prep in TEMPORAL and wh == "When"
         if self.participle:
-            out = [f"Which {noun} {self.copula} {subj} {self.participle} {self.prep}".rstrip() + "?"]
+            copula = agree(self.copula, many)
+            out = [f"Which {noun} {copula} {subj} {self.participle} {self.prep}".rstrip() + "?"]
             if locative:
-                out = [f"Where is {subj} {self.participle}?", f"Where was {subj} {self.participle}?", *out]
+                out = [f"Where {agree(c, many)} {subj} {self.participle}?" for c in ("is", "was")] + out
             elif temporal:
-                out = [f"When {self.copula} {subj} {self.participle}?", *out]
+                out = [f"When {copula} {subj} {self.participle}?", *out]
             elif wh == "Who" and self.prep == "by":
-                out.append(f"Who {self.copula} {subj} {self.participle} by?")
+                out.append(f"Who {copula} {subj} {self.participle} by?")
             return out
         if not self.verb:
             return []
@@ -290,10 +322,11 @@ class Sentence:
         if locative or temporal:
             word = wh
         tail = "" if locative or temporal else (f" {self.prep}" if self.prep else "")
-        aux = "did" if self.past else "does"
+        does = agree("does", many)
+        aux = "did" if self.past else does
         out = [f"{word} did {subj} {core}{tail}?"]
         if not self.past:
-            out.insert(0, f"{word} does {subj} {core}{tail}?")
+            out.insert(0, f"{word} {does} {subj} {core}{tail}?")
         full = f"{core} {self.prep}".strip()
         out.append(f"Which {noun} {aux} {subj} {full}?")
         if self.prep:

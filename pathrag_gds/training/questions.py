@@ -52,6 +52,7 @@ from pathrag_gds.training.phrasing import (
     PLACE_WORDS,
     TIME_WORDS,
     Sentence,
+    agree,
     capitalize_first,
     co_forms,
     kind_noun,
@@ -193,6 +194,8 @@ class _Phraser:
     idiomatic_share: float = 0.6
     #: The kind noun each entity was last named by (the answer set narrows to that kind).
     kinds: dict[str, str] = field(default_factory=dict)
+    #: Noun phrases built in the plural (`the movies that X directed`): verbs after them agree.
+    plurals: set[str] = field(default_factory=set)
 
     def noun(self, entity: EntityRecord) -> str:
         """The entity's type noun, or half the time its kind (`village` for a Place) when it has one."""
@@ -224,9 +227,10 @@ class _Phraser:
         """Short forms of the last hop read from the relation phrases (see `phrasing`)."""
         wh = self.wh(end)
         as_subject, as_object = self.sentences(edge)
+        many = near in self.plurals
         if edge.direction == "out":  # near <phrase> end; end <inverse> near
-            return as_object.object_forms(near, noun, wh) + as_subject.subject_forms(near, noun, wh)
-        return as_subject.subject_forms(near, noun, wh) + as_object.object_forms(near, noun, wh)
+            return as_object.object_forms(near, noun, wh, many) + as_subject.subject_forms(near, noun, wh)
+        return as_subject.subject_forms(near, noun, wh) + as_object.object_forms(near, noun, wh, many)
 
     def subject_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the far node as subject about `other` (the near node): `owns Bob`."""
@@ -238,9 +242,8 @@ class _Phraser:
     def object_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the near node (`other`) as subject: `Jane owns`, `Tom Hanks starred in`."""
         rel = self.ontology.relation(edge.type)
-        if edge.direction == "out":
-            return f"{other} {rel.phrase}"
-        return f"{other} {rel.inverse_phrase}" if rel.inverse_phrase else None
+        phrase = rel.phrase if edge.direction == "out" else rel.inverse_phrase
+        return f"{other} {agree(phrase, other in self.plurals)}" if phrase else None
 
     def describe(self, path: Path, upto: int) -> str:
         """A noun phrase for node `upto` of the path: its name (start) or a relative clause chain."""
@@ -262,12 +265,17 @@ class _Phraser:
             options.append(f"the {noun} that {subj}")
         if obj:
             options.append(f"the {noun} that {obj}")
-            options.append(f"the {_plural(noun)} that {obj}")
+            options.append(self._many(f"the {_plural(noun)} that {obj}"))
         options += self.noun_forms(edge, inner, self.entities[path.node_ids[upto]], noun)
         if not options:
             rel = self.ontology.relation(edge.type)
             options.append(f"the {noun} linked to {inner} by '{rel.phrase}'")
         return self.rng.choice(options)
+
+    def _many(self, phrase: str) -> str:
+        """Record `phrase` as a plural noun phrase and return it."""
+        self.plurals.add(phrase)
+        return phrase
 
     def noun_forms(self, edge: Edge, inner: str, far: EntityRecord, noun: str) -> list[str]:
         """Shorter noun phrases for the far node of `edge` seen from `inner` (see `phrasing`).
@@ -279,7 +287,7 @@ class _Phraser:
         # "Bob's squirrel friend", but not "Jane's house home"
         kind = None if far.label in self.place_labels else kind_noun(far.attributes)
         out = as_subject.subject_nouns(inner, kind)
-        where = as_object.where_clause(inner)
+        where = as_object.where_clause(inner, inner in self.plurals)
         if where:
             out.append(f"the {noun} {where}")
         return out
@@ -316,7 +324,8 @@ class _Phraser:
         out = [f"the {noun} that {same}"]
         if self.is_person(self.entities[path.node_ids[2]]):
             clauses, nouns = co_forms(clause, start)
-            out += [f"the {_plural(noun)} that {c}" for c in clauses] + nouns
+            out += [self._many(f"the {_plural(noun)} that {agree(c, True)}") for c in clauses]
+            out += [self._many(n) for n in nouns]
         return out
 
     def same_parts(self, path: Path) -> tuple[str, str, str] | None:

@@ -252,3 +252,39 @@ def test_when_questions_for_time_like_answers() -> None:
     assert "When was Heat released?" in texts or "When was Ronin released?" in texts, texts
     assert any(q.depth == 2 for q in when), texts  # `When was the movie that Michael Mann directed released?`
     assert not any(q.question.startswith("When") and q.path.end not in {"y1", "y2"} for q in qs)
+
+
+def test_verbs_agree_with_plural_noun_phrases() -> None:
+    onto = Ontology.from_mapping(
+        {
+            "entity_types": [
+                {"label": "Movie"},
+                {"label": "Person", "description": "A person."},
+                {"label": "Year", "description": "A calendar year in which films were released."},
+                {"label": "Genre"},
+            ],
+            "relationship_types": [
+                {"type": "directed_by", "phrase": "was directed by", "inverse_phrase": "directed"},
+                {
+                    "type": "release_year",
+                    "phrase": "was released in",
+                    "inverse_phrase": "is the release year of",
+                },
+                {"type": "has_genre", "phrase": "has the genre", "inverse_phrase": "is the genre of"},
+            ],
+        }
+    )
+    ents = [("m1", "Movie", "Heat"), ("m2", "Movie", "Ali"), ("mm", "Person", "Michael Mann")]
+    ents += [("y1", "Year", "1995"), ("y2", "Year", "2001"), ("g", "Genre", "Drama")]
+    triples = [("m1", "directed_by", "mm"), ("m2", "directed_by", "mm"), ("m1", "release_year", "y1")]
+    triples += [("m2", "release_year", "y2"), ("m1", "has_genre", "g"), ("m2", "has_genre", "g")]
+    g = MemoryGraph.from_triples(ents, triples)
+    qs = [q.question for q in QuestionGenerator(g, onto, seed=0, max_depth=2, entity_share=0.0).generate(400)]
+    plural_subject = [q for q in qs if "the movies that" in q.lower()]
+    assert plural_subject, qs
+    # a plural subject never takes a singular verb, and the plural forms are asked
+    bad = [q for q in plural_subject if re.search(r"\b(is|was|does|has) the movies that", q, re.I)]
+    bad += [q for q in plural_subject if re.search(r"the movies that .* (of|directed) (has|was|is) ", q)]
+    assert not bad, bad
+    assert any(re.search(r"\b(were|are|do) the movies that", q, re.I) for q in plural_subject), plural_subject
+    assert any(re.search(r"the movies that .* (of|directed) (have|were) ", q) for q in plural_subject)
