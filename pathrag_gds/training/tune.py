@@ -61,6 +61,20 @@ class TuneOptions:
     #: also keep the trained Hugging Face checkpoint in `<model>/checkpoint/` (a `base` for later tunes)
     keep_checkpoint: bool = False
 
+    def recorded(self) -> dict[str, Any]:
+        """The options as the manifest records them (`training.options`): all but where to write.
+
+        `TuneOptions(**recorded)` asks for the same tune again.
+
+        Example:
+            >>> TuneOptions(community="demo", pairs=600).recorded()["pairs"]
+            600
+        """
+        out = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(self).items()}
+        for where in ("out", "export"):
+            out.pop(where)
+        return out
+
 
 @dataclass
 class TuneResult:
@@ -345,6 +359,7 @@ def _tune_one(options: TuneOptions, s: Settings, progress: Progress | None, mode
             manifest["activation"] = "sigmoid"
             manifest["training"] = {
                 "community": options.community,
+                "options": options.recorded(),
                 "ontology": info["ontology"],
                 "seed": options.seed,
                 "max_depth": options.max_depth,

@@ -135,3 +135,19 @@ def test_tune_from_a_kept_checkpoint(settings: Settings, demo_community: str, tm
     a = CrossEncoderScorer.load(folder, activation="raw", threads=1).score(q, texts)
     b = CrossEncoderScorer.load(warm, activation="raw", threads=1).score(q, texts)
     assert a != pytest.approx(b, abs=1e-4)  # the second tune trained on from the first
+
+
+def test_same_seed_gives_the_same_model(settings: Settings, demo_community: str, tmp_path: Path) -> None:
+    """Data, weights and manifest are reproducible from the seed: two tiny tunes, one int8 file."""
+    opts = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=3,
+                       freeze_layers=4, out=tmp_path / "a")  # fmt: skip
+    manifests = []
+    for out in ("a", "b"):
+        tune(replace(opts, out=tmp_path / out), settings)
+        folder = tuned_model_dir(settings, BOB, tmp_path / out)
+        manifests.append(json.loads((folder / "manifest.json").read_text(encoding="utf-8")))
+    a, b = manifests
+    assert a["files"]["int8"]["sha256"] == b["files"]["int8"]["sha256"]
+    assert a["training"]["data_hash"] == b["training"]["data_hash"]
+    # the manifest records the options, and they ask for the same tune again
+    assert TuneOptions(**a["training"]["options"]) == replace(opts, out=None)
