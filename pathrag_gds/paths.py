@@ -13,10 +13,45 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Direction = Literal["out", "in"]
+
+#: Attribute keys whose value names what kind of thing an entity is (`place_type: village`).
+KIND_KEYS = frozenset({"species", "kind", "category", "type", "breed"})
+
+
+def kind_nouns(attributes: Mapping[str, Any]) -> list[str]:
+    """What kinds of thing an entity is, from attributes like `species`, `breed` or `place_type`.
+
+    Keys in sorted order; values of one or two plain words only.
+
+    Example:
+        >>> kind_nouns({"species": "dog", "breed": "boxer", "age": 3})
+        ['boxer', 'dog']
+    """
+    out = []
+    for key in sorted(attributes):
+        value = attributes[key]
+        k = key.lower()
+        if (k in KIND_KEYS or k.endswith("_type")) and isinstance(value, str):
+            words = value.strip().lower().split()
+            if 0 < len(words) <= 2 and all(w.isalpha() for w in words):
+                out.append(" ".join(words))
+    return out
+
+
+def kind_noun(attributes: Mapping[str, Any]) -> str | None:
+    """The first of :func:`kind_nouns`, or None.
+
+    Example:
+        >>> kind_noun({"place_type": "village", "population": 840}), kind_noun({"age": 3})
+        ('village', None)
+    """
+    kinds = kind_nouns(attributes)
+    return kinds[0] if kinds else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +68,11 @@ class EntityRecord:
     def label(self) -> str:
         """The entity's type (its first type label), or `Entity` when it has none."""
         return self.labels[0] if self.labels else "Entity"
+
+    @property
+    def kinds(self) -> list[str]:
+        """What kinds of thing the entity is, from its attributes (`place_type: village`)."""
+        return kind_nouns(self.attributes)
 
 
 @dataclass(frozen=True, slots=True)

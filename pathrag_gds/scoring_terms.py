@@ -61,19 +61,38 @@ def answer_fit(entity: EntityRecord, intent: Intent, named: Sequence[str] | set[
 
     A named entity fits only attribute/definition questions (then it is the answer); otherwise the
     entity's type score, scaled by :data:`NOUN_MISS` when the question's noun (a subtype such as
-    `village` for type Place) is not among its words.
+    `village` for type Place) is not what the entity is: not its type label, not one of its kind
+    attributes (`place_type: park`, `species: dog`) when it has any, and, without any, not among its
+    words. A kind attribute outranks the description: "The village park by the river" is a park.
+
+    Example:
+        >>> from pathrag_gds.paths import EntityRecord
+        >>> q = Intent("In which village?", "entity", {"Place": 1.0}, noun="village")
+        >>> park = EntityRecord("p", ("Place",), "Whiskerville park", "The village park by the river",
+        ...                     {"place_type": "park"})  # fmt: skip
+        >>> answer_fit(park, q, ()), answer_fit(EntityRecord("w", ("Place",), "Whiskerville"), q, ())
+        (0.7, 0.7)
+        >>> answer_fit(EntityRecord("w", ("Place",), "Whiskerville", "", {"place_type": "village"}), q, ())
+        1.0
     """
     if entity.id in named:
         return 1.0 if intent.answer_is_named else 0.0
     if intent.answer_is_named:
         return 0.0
     fit = max((intent.type_scores.get(lab, 0.0) for lab in entity.labels), default=0.0)
-    if fit > 0.0 and intent.noun:
-        noun = singular(intent.noun)
-        is_label = any(singular(lab) == noun for lab in entity.labels)
-        if not is_label and noun not in _entity_words(entity):
-            fit *= NOUN_MISS
+    if fit > 0.0 and intent.noun and not _is_a(entity, singular(intent.noun)):
+        fit *= NOUN_MISS
     return fit
+
+
+def _is_a(entity: EntityRecord, noun: str) -> bool:
+    """Is the entity a `noun`: its type label, else one of its kind attributes, else a word of its text."""
+    if any(singular(lab) == noun for lab in entity.labels):
+        return True
+    kinds = entity.kinds
+    if kinds:
+        return any(kind == noun or singular(kind.split()[-1]) == noun for kind in kinds)
+    return noun in _entity_words(entity)
 
 
 def fits(

@@ -30,9 +30,11 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from pathrag_gds.paths import KIND_KEYS, kind_noun
+
+__all__ = ["KIND_KEYS", "kind_noun"]  # re-exported: the generator names entities by their kind
 
 #: Prepositions after which the answer is a location (`Where ...?` when it is not a person).
 LOCATIVE = frozenset({"in", "at", "on", "into", "inside", "near"})
@@ -68,8 +70,6 @@ PLACE_WORDS = frozenset(
 TIME_WORDS = frozenset({"year", "date", "time", "day", "month", "decade", "century", "period", "era"})
 #: Prepositions after which a time-like answer is asked with `When ...?` (`was released in`).
 TEMPORAL = frozenset({"in", "on", "at", "during", "since"})
-#: Attribute keys whose value names what kind of thing an entity is (`place_type: village`).
-KIND_KEYS = frozenset({"species", "kind", "category", "type", "breed"})
 
 
 def plural(noun: str) -> str:
@@ -148,23 +148,6 @@ def past_base_verb(word: str) -> str | None:
     if stem.endswith(E_STEMS):
         return stem + "e"
     return stem
-
-
-def kind_noun(attributes: Mapping[str, Any]) -> str | None:
-    """What kind of thing an entity is, from an attribute like `species` or `place_type`.
-
-    Example:
-        >>> kind_noun({"place_type": "village", "population": 840}), kind_noun({"age": 3})
-        ('village', None)
-    """
-    for key in sorted(attributes):
-        value = attributes[key]
-        k = key.lower()
-        if (k in KIND_KEYS or k.endswith("_type")) and isinstance(value, str):
-            words = value.strip().lower().split()
-            if 0 < len(words) <= 2 and all(w.isalpha() for w in words):
-                return " ".join(words)
-    return None
 
 
 def capitalize_first(text: str) -> str:

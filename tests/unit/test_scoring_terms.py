@@ -110,3 +110,21 @@ def test_answers_ranked_by_expected_type_nearest_the_end() -> None:
         "kitchen",
         "spill",
     ]
+
+
+def test_a_kind_attribute_outranks_the_description() -> None:
+    """A kind attribute says what an entity is: "the village park" is a park, not a village."""
+    park = EntityRecord("park", ("Place",), "Whiskerville park", "The village park by the river",
+                        {"place_type": "park"})  # fmt: skip
+    ents = {**ENTS, "park": park}
+    assert answer_fit(park, VILLAGE, ()) < answer_fit(ents["village"], VILLAGE, ()) == 1.0
+    to_village = chain(("spill", "takes_place", "kitchen"), ("kitchen", "part_of", "house"),
+                       ("house", "located_in", "village"))  # fmt: skip
+    past = to_village.extend(Edge("located_in", "park", "village", "in"), "park")
+    assert s_type(to_village, ents, VILLAGE) > s_type(past, ents, VILLAGE)
+    # any kind attribute counts (`species: dog` beside `breed: boxer`); without one, the words do
+    dog_q = Intent("Which dog chases Bob?", kind="entity", type_scores={"Animal": 1.0}, noun="dog")
+    rex = EntityRecord("rex", ("Animal",), "Rex", "a boxer", {"species": "dog", "breed": "boxer"})
+    joy = EntityRecord("joy", ("Animal",), "Joy", "friend of the dog", {"species": "red squirrel"})
+    pip = EntityRecord("pip", ("Animal",), "Pip", "the neighbours' dog")
+    assert answer_fit(rex, dog_q, ()) == answer_fit(pip, dog_q, ()) == 1.0 > answer_fit(joy, dog_q, ())
