@@ -51,6 +51,9 @@ WH_CONCEPTS: dict[str, str] = {
     "where": "a place or a location",
     "when": "a time, a date or a year",
 }
+#: Words that open a relative clause (`the dog that chases Bob`): the question then holds two
+#: relations, and the one nearest the named entity need not be the one asked about.
+RELATIVE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})
 #: Nouns that ask for a property of a named entity, not for another entity (general English).
 ATTRIBUTE_NOUNS = frozenset(
     {
@@ -468,6 +471,12 @@ def infer_intent(
     elif wh in vocab.concept_scores:
         scores = dict(vocab.concept_scores[wh])
         reasons.append(f"wh-word '{wh}' -> {_top(scores)}")
+    one_clause = not any(w in RELATIVE_WORDS for w in words[1:])
+    if kind == "entity" and wh in {"who", "whom"} and not noun and named_types and hints and one_clause:
+        for t, h in _same_type_ends(vocab, hints, named_types).items():
+            if h > scores.get(t, 0.0):
+                scores[t] = h
+                reasons.append(f"'{wh}' of a relation between two {t}s: {t} {h:.2f}")
     if kind == "entity" and (not noun or wh == "what") and hints and (not scores or wh == "what"):
         derived = _types_from_relations(vocab, hints, named_types, exclude_person_like=(wh == "what"))
         if derived and not scores:
@@ -498,6 +507,26 @@ def _is_attribute_of(noun: str, entities: Sequence[EntityRecord], named: Mapping
     """Is `noun` part of an attribute key of a named entity (`color` in `fur_color`)?"""
     key = singular(noun)
     return any(e.id in named and any(key in k.lower().split("_") for k in e.attributes) for e in entities)
+
+
+def _same_type_ends(
+    vocab: OntologyVocabulary, hints: Mapping[str, float], named_types: Sequence[str]
+) -> dict[str, float]:
+    """Named entities' types that a hinted relation links to their own type, with the hint's score.
+
+    `Who are Bob's friends?` about a cat: `is_friend_of` links animals to animals, so the answer may
+    be an animal even though `who` reads as a person. Used for one-clause questions only (no
+    :data:`RELATIVE_WORDS` after the wh-word).
+    """
+    out: dict[str, float] = {}
+    for rel, h in hints.items():
+        if h < EXPECTED_MIN:
+            continue
+        r = vocab.ontology.relation(rel)
+        for t in named_types:
+            if t in r.source_labels and t in r.target_labels:
+                out[t] = max(out.get(t, 0.0), h)
+    return out
 
 
 def _types_from_relations(
