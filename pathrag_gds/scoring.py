@@ -63,7 +63,8 @@ log = logging.getLogger(__name__)
 #: The hint logged once when a community has no tuned cross-encoder.
 TUNE_HINT = (
     "no tuned cross-encoder for community {community!r}: scoring with the bi-encoder alone; "
-    "run `python -m pathrag_gds tune --community {community}` for a better #1"
+    "`python -m pathrag_gds tune --community {community}` trains one for this graph "
+    "(see docs/tuning.md for when it helps)"
 )
 
 
