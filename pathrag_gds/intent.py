@@ -471,7 +471,8 @@ def infer_intent(
     elif wh in vocab.concept_scores:
         scores = dict(vocab.concept_scores[wh])
         reasons.append(f"wh-word '{wh}' -> {_top(scores)}")
-    one_clause = not any(w in RELATIVE_WORDS for w in words[1:])
+    after_wh = words[words.index(wh) + 1 :] if wh in words else words
+    one_clause = not any(w in RELATIVE_WORDS for w in after_wh)
     if kind == "entity" and wh in {"who", "whom"} and not noun and named_types and hints and one_clause:
         for t, h in _same_type_ends(vocab, hints, named_types).items():
             if h > scores.get(t, 0.0):
@@ -516,7 +517,7 @@ def _same_type_ends(
 
     `Who are Bob's friends?` about a cat: `is_friend_of` links animals to animals, so the answer may
     be an animal even though `who` reads as a person. Used for one-clause questions only (no
-    :data:`RELATIVE_WORDS` after the wh-word).
+    :data:`RELATIVE_WORDS` after the wh-word: "Tell me who Bob's friends are" qualifies).
     """
     out: dict[str, float] = {}
     for rel, h in hints.items():

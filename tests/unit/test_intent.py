@@ -149,3 +149,18 @@ def test_no_ontology_falls_back_to_labels_with_a_warning(
     assert it.hinted_relations[0] == "release_year"
     # relations without source/target types are never filtered out
     assert relations_allowed(ont, it, ont.relation_names, depth=3, max_depth=3) == ont.relation_names
+
+
+def test_who_about_a_relation_within_the_named_type(
+    enc: Embedder, bob: tuple[Ontology, list[EntityRecord]]
+) -> None:
+    """`is_friend_of` links animals to animals: Bob's friends may be animals, though `who` reads Person."""
+    onto, ents = bob
+    for q in ("Who are Bob's friends?", "Tell me who Bob's friends are"):
+        it = infer_intent(q, onto, enc, ents)
+        assert {"Animal", "Person"} <= set(it.expected_types), (q, it.reasons)
+    # two clauses: the relation nearest Bob (`chases`) is not the one asked about (`owner`)
+    it = infer_intent("Who is the owner of the dog that chases Bob?", onto, enc, ents)
+    assert "Animal" not in it.expected_types, it.reasons
+    # a relation between different types adds nothing: Bob's owner is a person
+    assert infer_intent("Who owns Bob?", onto, enc, ents).expected_types == ["Person"]
