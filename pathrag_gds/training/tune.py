@@ -279,6 +279,8 @@ def tune(
         "data_hashes": [r.data_hash for r in results],
         "holdout_top1": [r.training.get("holdout_top1") for r in results],
         "seconds": round(sum(sum(r.timings_s.values()) for r in results), 1),
+        # the whole command (`training.options` is this folder's own member: seeds 1, its minutes)
+        "options": options.recorded(),
     }
     write_manifest(staging, manifest)
     if model_dir.exists():

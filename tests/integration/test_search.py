@@ -171,7 +171,7 @@ BOB_HITS_AT_5 = 9
 
 
 def test_demo_question_answers_the_village(service: PathRag, demo_community: str) -> None:
-    """The README's first command (`demo`) asks QUESTION: its #1 path ends at the village."""
+    """The README's first command (`demo`) asks QUESTION: the #1 path's answer is the village."""
     best = service.pathrag(QUESTION, community_id=demo_community).best
     assert best is not None and best.answer_candidates[0].id == "whiskerville", best
     assert "spilled_milk_incident" in best.node_ids

@@ -89,6 +89,9 @@ def test_tune_two_seeds_exports_one_averaged_ensemble(
     assert result.model_dir == folder and not (tmp_path / f".{folder.name}.partial").exists()
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["members"] == ["seed-6"] and manifest["ensemble"]["seeds"] == [5, 6]
+    # the ensemble records the command, each member its own share of it
+    assert TuneOptions(**manifest["ensemble"]["options"]) == replace(opts, out=None)
+    assert manifest["training"]["options"]["seeds"] == 1
     member = json.loads((folder / "seed-6" / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["training"]["seed"] == 5 and member["training"]["seed"] == 6
     assert len(set(manifest["ensemble"]["data_hashes"])) == 2  # each seed generates its own data
