@@ -105,6 +105,8 @@ def base_verb(word: str) -> str | None:
     return word[:-1]
 
 
+#: A role-noun phrase: `is (a|an|the) <role> of` (`is a friend of`, `is the home of`).
+ROLE_PHRASE = re.compile(r"is (a|an|the) ([a-z][a-z ]*?) of")
 #: Plural forms of the verbs :func:`base_verb` leaves alone.
 PLURAL_VERBS = {"is": "are", "was": "were", "has": "have", "does": "do"}
 
@@ -120,7 +122,7 @@ def agree(phrase: str, many: bool) -> str:
     """
     if not many:
         return phrase
-    m = re.fullmatch(r"is (a|an|the) ([a-z][a-z ]*?) of", phrase)
+    m = ROLE_PHRASE.fullmatch(phrase)
     if m:
         article = "the " if m.group(1) == "the" else ""
         return f"are {article}{plural(m.group(2))} of"
@@ -194,9 +196,9 @@ class Sentence:
         words = phrase.lower().split()
         if not words:
             return cls()
-        m = re.fullmatch(r"is (?:a|an|the) ([a-z][a-z ]*?) of", " ".join(words))
+        m = ROLE_PHRASE.fullmatch(" ".join(words))
         if m:
-            return cls(role=m.group(1))
+            return cls(role=m.group(2))
         prep = words[-1] if len(words) > 1 and words[-1] in PREPOSITIONS else ""
         body = words[:-1] if prep else words
         if words[0] in {"is", "was"} and len(body) == 2 and body[1].endswith(("ed", "en")):
