@@ -70,10 +70,15 @@ class TuneOptions:
             >>> TuneOptions(community="demo", pairs=600).recorded()["pairs"]
             600
         """
-        out = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(self).items()}
+        out = _as_json(self)
         for where in ("out", "export"):
             out.pop(where)
         return out
+
+
+def _as_json(options: Any) -> dict[str, Any]:
+    """A dataclass's fields as a manifest stores them (paths as strings)."""
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(options).items()}
 
 
 @dataclass
@@ -330,7 +335,7 @@ def _tune_one(options: TuneOptions, s: Settings, progress: Progress | None, mode
             "holdout_pairwise_accuracy": trained.holdout_accuracy,
             "holdout_top1": trained.holdout_top1,
             "final_loss": trained.losses[-1] if trained.losses else None,
-            "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(config).items()},
+            "config": _as_json(config),
         }
         manifest: dict[str, Any] = {}
         if options.export:
