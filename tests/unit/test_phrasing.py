@@ -220,24 +220,25 @@ def test_shared_neighbour_clause_inside_longer_walks() -> None:
         assert q.path.end in q.answers
 
 
+def movie_ontology(*, genre: bool = False) -> Ontology:
+    """Movies, their directors and release years (and genres): a small MetaQA-like ontology."""
+    types: list[dict[str, str]] = [
+        {"label": "Movie"},
+        {"label": "Person", "description": "A person."},
+        {"label": "Year", "description": "A calendar year in which films were released."},
+    ]
+    rels = [
+        {"type": "directed_by", "phrase": "was directed by", "inverse_phrase": "directed"},
+        {"type": "release_year", "phrase": "was released in", "inverse_phrase": "is the release year of"},
+    ]
+    if genre:
+        types.append({"label": "Genre"})
+        rels.append({"type": "has_genre", "phrase": "has the genre", "inverse_phrase": "is the genre of"})
+    return Ontology.from_mapping({"entity_types": types, "relationship_types": rels})
+
+
 def test_when_questions_for_time_like_answers() -> None:
-    onto = Ontology.from_mapping(
-        {
-            "entity_types": [
-                {"label": "Movie"},
-                {"label": "Person", "description": "A person."},
-                {"label": "Year", "description": "A calendar year in which films were released."},
-            ],
-            "relationship_types": [
-                {"type": "directed_by", "phrase": "was directed by", "inverse_phrase": "directed"},
-                {
-                    "type": "release_year",
-                    "phrase": "was released in",
-                    "inverse_phrase": "is the release year of",
-                },
-            ],
-        }
-    )
+    onto = movie_ontology()
     ents = [("m1", "Movie", "Heat"), ("m2", "Movie", "Ronin"), ("mm", "Person", "Michael Mann")]
     ents += [("y1", "Year", "1995"), ("y2", "Year", "1998"), ("jf", "Person", "John Frankenheimer")]
     triples = [("m1", "directed_by", "mm"), ("m2", "directed_by", "jf")]
@@ -255,25 +256,7 @@ def test_when_questions_for_time_like_answers() -> None:
 
 
 def test_verbs_agree_with_plural_noun_phrases() -> None:
-    onto = Ontology.from_mapping(
-        {
-            "entity_types": [
-                {"label": "Movie"},
-                {"label": "Person", "description": "A person."},
-                {"label": "Year", "description": "A calendar year in which films were released."},
-                {"label": "Genre"},
-            ],
-            "relationship_types": [
-                {"type": "directed_by", "phrase": "was directed by", "inverse_phrase": "directed"},
-                {
-                    "type": "release_year",
-                    "phrase": "was released in",
-                    "inverse_phrase": "is the release year of",
-                },
-                {"type": "has_genre", "phrase": "has the genre", "inverse_phrase": "is the genre of"},
-            ],
-        }
-    )
+    onto = movie_ontology(genre=True)
     ents = [("m1", "Movie", "Heat"), ("m2", "Movie", "Ali"), ("mm", "Person", "Michael Mann")]
     ents += [("y1", "Year", "1995"), ("y2", "Year", "2001"), ("g", "Genre", "Drama")]
     triples = [("m1", "directed_by", "mm"), ("m2", "directed_by", "mm"), ("m1", "release_year", "y1")]
