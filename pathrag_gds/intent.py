@@ -14,7 +14,10 @@ names a dataset's types.
   type's text; when the question has no type word (`what does [X] star in`), the hinted relation's
   far end gives the expected type;
 - named entities (mentions in `[brackets]`, or names of candidate entities found in the question)
-  are never the answer, unless the question is a definition/attribute one.
+  are never the answer, unless the question is a definition/attribute one;
+- described entities: candidates the question names in other words, by the stems of their name or
+  of a kind attribute (`when the kitchen was cleaned up` -> `Kitchen clean-up`, `first meet` -> an
+  event with `event_type: first meeting`); like named ones, never the answer.
 
 Example:
     >>> _head_noun("which village was bob in".split(), 0)
@@ -37,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.paths import EntityRecord
+from pathrag_gds.paths import EntityRecord, kind_nouns
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +77,15 @@ _STOP = frozenset(
         "there", "first", "other",
     }
 )  # fmt: skip
+#: Words a described entity's name may hold without them counting towards its content words.
+FUNCTION_WORDS = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "did", "does", "do", "has", "have", "had", "the", "a",
+        "an", "of", "in", "on", "at", "for", "to", "by", "with", "from", "and", "or", "up", "out", "off",
+    }
+)  # fmt: skip
+#: Content words a name or kind needs before stems may match it (one-word names match exactly only).
+DESCRIBED_MIN_WORDS = 2
 #: Softmax temperature turning cosine similarities into scores in (0, 1] (best = 1).
 TEMPERATURE = 0.05
 #: A type (or relation) with at least this score counts as expected (hinted).
@@ -105,6 +117,8 @@ class Intent:
         mentions: named mentions found in the text (`[Jane]`, or candidate entity names).
         named: ids of entities named in the question (set once candidates are known).
         named_types: labels of the named entities.
+        described: ids of entities the question names in other words (:func:`described_entities`);
+            not in `named`, and not counted in `named_types`.
         reasons: how each decision was made (shown by the `intent` command).
     """
 
@@ -117,6 +131,7 @@ class Intent:
     mentions: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
     named_types: tuple[str, ...] = ()
+    described: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
 
     @property
@@ -150,6 +165,7 @@ class Intent:
             "mentions": list(self.mentions),
             "named": list(self.named),
             "named_types": list(self.named_types),
+            "described": list(self.described),
             "reasons": list(self.reasons),
         }
 
@@ -194,6 +210,68 @@ def named_entities(question: str, entities: Iterable[EntityRecord]) -> dict[str,
         name = e.name.lower().strip()
         if len(name) >= 3 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", q):
             out[e.id] = e.name
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude English stem: :func:`singular`, then `-ing` / `-ed` off (`cleaned` -> `clean`).
+
+    Example:
+        >>> [stem(w) for w in ("cleaned", "meeting", "spilling", "stopped", "used", "incidents")]
+        ['clean', 'meet', 'spill', 'stop', 'used', 'incident']
+    """
+    w = singular(word)
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":  # stopped -> stop, not spill
+                w = w[:-1]
+            break
+    return w
+
+
+def _stems(text: str) -> list[str]:
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+
+
+def described_entities(
+    question: str, entities: Iterable[EntityRecord], named: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Entities the question names in other words: id -> the name or kind it matched.
+
+    An entity is described when every word of its name, or of one of its kind attributes
+    (:func:`~pathrag_gds.paths.kind_nouns`: `event_type: first meeting`), occurs in the question
+    up to its stem, the name or kind has at least :data:`DESCRIBED_MIN_WORDS` content words
+    (one-word names are matched exactly, by :func:`named_entities`), and one of them is a word of
+    the question outside the `named` mentions (id -> name, as :func:`named_entities` returns; those
+    entities are skipped): a title inside a longer named title is not described by it ("Wild River"
+    in "The River Wild"), while "Kitchen clean-up" is, by "cleaned up" beside the named kitchen.
+
+    Example:
+        >>> cleanup = EntityRecord("c", ("Event",), "Kitchen clean-up")
+        >>> meeting = EntityRecord("m", ("Event",), "Encounter", "", {"event_type": "first meeting"})
+        >>> described_entities("Where was Bob when the kitchen was cleaned up?", [cleanup, meeting])
+        {'c': 'Kitchen clean-up'}
+        >>> described_entities("Where did Bob first meet Joy?", [cleanup, meeting])
+        {'m': 'first meeting'}
+    """
+    named = named or {}
+    q = set(_stems(question))
+    outside = {w for w in _stems(mask_mentions(question, named.values())) if w not in _STOP}
+    out: dict[str, str] = {}
+    for e in entities:
+        if e.id in named:
+            continue
+        for phrase in (e.name, *kind_nouns(e.attributes)):
+            words = _stems(phrase)
+            content = [w for w in words if w not in FUNCTION_WORDS]
+            if (
+                len(content) >= DESCRIBED_MIN_WORDS
+                and all(w in q for w in words)
+                and any(w in outside for w in content)
+            ):
+                out[e.id] = phrase
+                break
     return out
 
 
@@ -432,9 +510,13 @@ def infer_intent(
     by_id = {e.id: e for e in ents}
     mentions = bracket_mentions(question) + [n for n in named_map.values()]
     named_types = tuple(sorted({by_id[i].label for i in named_map}))
+    described = described_entities(question, ents, named_map)
     masked = mask_mentions(question, mentions)
     wh, noun = wh_and_noun(masked)
     reasons: list[str] = []
+    if described:
+        said = [by_id[i].name + ("" if m == by_id[i].name else f" (a {m})") for i, m in described.items()]
+        reasons.append("named in other words: " + ", ".join(said))
 
     # relation hints: the masked question against every relation's sentence
     hints: dict[str, float] = {}
@@ -495,6 +577,7 @@ def infer_intent(
         mentions=tuple(mentions),
         named=tuple(sorted(named_map)),
         named_types=named_types,
+        described=tuple(sorted(described)),
         reasons=tuple(reasons),
     )
 

@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
         "noun",
         "named",
         "named_types",
+        "described",
     ):
         print(f"{key:>17}: {data[key]}")
     for r in data["reasons"]:

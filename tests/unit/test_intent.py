@@ -16,6 +16,7 @@ import yaml
 from pathrag_gds.config import Settings
 from pathrag_gds.encoders import Embedder, get_embedder
 from pathrag_gds.intent import (
+    described_entities,
     infer_intent,
     relations_allowed,
     singular,
@@ -164,3 +165,27 @@ def test_who_about_a_relation_within_the_named_type(
     assert "Animal" not in it.expected_types, it.reasons
     # a relation between different types adds nothing: Bob's owner is a person
     assert infer_intent("Who owns Bob?", onto, enc, ents).expected_types == ["Person"]
+
+
+def test_entities_described_in_other_words(enc: Embedder, bob: Any) -> None:
+    """An event named by a clause is described (stems of its name or kind), not named."""
+    ontology, ents = bob
+    by_id = {e.id: e for e in ents}
+    it = infer_intent("Where was Bob when the kitchen was cleaned up?", ontology, enc, ents)
+    assert it.described == ("kitchen_clean_up",) and set(it.named) == {"bob", "kitchen"}
+    assert it.expected_types[0] == "Place" and "Event" not in it.named_types
+    met = infer_intent("Where did Bob first meet Joy the squirrel?", ontology, enc, ents)
+    assert met.described == ("unexpected_encounter",)  # event_type: first meeting
+    spill = described_entities("Where did the milk spilling incident take place?", ents)
+    assert list(spill) == ["spilled_milk_incident"]
+    # every word of the name must be there: "milk" alone names neither the cup nor the incident
+    assert described_entities("Who drank the milk?", ents) == {}
+    # one-word names match exactly only (named_entities), not by stem
+    assert described_entities("Which gardens did Bob visit?", [by_id["garden"]]) == {}
+    # an entity already named is not described again
+    named = {"kitchen_clean_up": "Kitchen clean-up"}
+    assert described_entities("Kitchen clean-up: who cleaned up the kitchen?", ents, named) == {}
+    # words inside a named mention do not describe another entity (a title inside a longer title)
+    wild = EntityRecord("wild_river", ("Movie",), "Wild River")
+    assert described_entities("who wrote The River Wild", [wild], {"rw": "The River Wild"}) == {}
+    assert list(described_entities("who wrote the movie about a wild river", [wild])) == ["wild_river"]
