@@ -165,6 +165,7 @@ class VarLengthRag(PathRag):
 
             t0 = time.perf_counter()
             state.intent = infer_intent(query, ontology, self.embedder, state.entities.values())
+            state.named |= set(state.intent.described)
             state.tick("intent", t0)
 
         t0 = time.perf_counter()

@@ -112,6 +112,9 @@ class Settings(BaseModel):
     weight_relation_prior: float = Field(0.1, ge=0.0, le=10.0)
     weight_coverage: float = Field(0.0, ge=0.0, le=10.0)
     weight_length: float = Field(0.0, ge=0.0, le=10.0)
+    #: share of the entities the question describes in other words (`Kitchen clean-up` for "when
+    #: the kitchen was cleaned up") on the path; measured on the Bob suite (docs/benchmarks.md).
+    weight_described: float = Field(0.1, ge=0.0, le=10.0)
     #: Narrow the relation whitelist per intent and depth (relations that can still reach an expected type).
     #: Off: it changed no Hits@1 on the Bob suite or MetaQA dev (docs/benchmarks.md).
     intent_whitelist: bool = False

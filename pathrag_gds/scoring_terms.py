@@ -6,6 +6,8 @@
   hint score of its edges; a 0-hop path has no relation and gets 0, unless the question asks about
   the named entity itself);
 - `s_coverage`: the share of the question's named entities the path touches;
+- `s_described`: the share of the entities the question describes in other words (an event named
+  by a clause: `when the kitchen was cleaned up`) the path touches (1 when it describes none);
 - `s_length`: 1 / (1 + hops walked past the last answer-like entity): stops paths from wandering past
   the answer (cosine similarity does not punish extra hops).
 
@@ -44,11 +46,17 @@ class TermWeights:
     relation_prior: float = 0.0
     coverage: float = 0.0
     length: float = 0.0
+    described: float = 0.0
 
     @property
     def any(self) -> bool:
         """True when at least one term is on."""
-        return any(w != 0.0 for w in (self.type, self.relation_prior, self.coverage, self.length))
+        return any(w != 0.0 for w in self.by_name().values())
+
+    def by_name(self) -> dict[str, float]:
+        """Weight of each term, keyed as in :func:`term_parts`."""
+        return {"type": self.type, "relation_prior": self.relation_prior, "coverage": self.coverage,
+                "length": self.length, "described": self.described}  # fmt: skip
 
 
 def _entity_words(e: EntityRecord) -> set[str]:
@@ -131,6 +139,25 @@ def s_coverage(path: Path, named: Sequence[str] | set[str]) -> float:
     return sum(1 for n in set(named) if n in nodes) / len(set(named))
 
 
+def s_described(path: Path, intent: Intent) -> float:
+    """Share of the question's described entities on the path (1 when it describes none).
+
+    Exactly named entities seed the search and their names are in the path text the model reads; an
+    entity named in other words (`Kitchen clean-up` for "when the kitchen was cleaned up") is matched
+    weakly by the model, so this term says whether the path holds it.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge
+        >>> it = Intent("Where was Bob when the kitchen was cleaned up?", described=("clean_up",))
+        >>> hop = Edge("takes_place", "clean_up", "kitchen", "out")
+        >>> s_described(Path(("clean_up", "kitchen"), (hop,)), it)
+        1.0
+        >>> s_described(Path(("bob",)), it), s_described(Path(("bob",)), Intent("Who owns Bob?"))
+        (0.0, 1.0)
+    """
+    return s_coverage(path, intent.described)
+
+
 def s_length(
     path: Path,
     entities: Mapping[str, EntityRecord],
@@ -162,13 +189,14 @@ def term_parts(
         out["coverage"] = s_coverage(path, named)
     if weights.length:
         out["length"] = s_length(path, entities, intent, named)
+    if weights.described:
+        out["described"] = s_described(path, intent)
     return out
 
 
 def weighted_sum(parts: Mapping[str, float], weights: TermWeights) -> float:
     """`sum(weight x term)` over the parts present."""
-    w = {"type": weights.type, "relation_prior": weights.relation_prior, "coverage": weights.coverage,
-         "length": weights.length}  # fmt: skip
+    w = weights.by_name()
     return sum(w[k] * v for k, v in parts.items() if k in w)
 
 

@@ -353,6 +353,7 @@ class PathRag:
         state.named = self._named_in(query, state.entities.values())
         t0 = time.perf_counter()
         state.intent = infer_intent(query, ontology, self.embedder, state.entities.values())
+        state.named |= set(state.intent.described)  # named in other words: not the answer either
         state.tick("intent", t0)
 
         candidates = Candidates()
@@ -632,7 +633,9 @@ class PathRag:
             depth_penalty=self.settings.weight_depth_penalty,
         )
         s = self.settings
-        weights = TermWeights(s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length)
+        weights = TermWeights(
+            s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length, s.weight_described
+        )
         out = []
         for p, text, f, r, par in zip(paths, texts, final, raw, parents, strict=True):
             parts = {"model": r}

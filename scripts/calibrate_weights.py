@@ -27,7 +27,7 @@ from pathrag_gds.evaluation.bob import load_suite, run_suite
 from pathrag_gds.service import PathRag
 
 METAQA_DIR = Path(os.environ.get("METAQA_DIR", str(CONFIG_METAQA_DIR)))
-TERMS = ("weight_type", "weight_relation_prior", "weight_coverage", "weight_length")
+TERMS = ("weight_type", "weight_relation_prior", "weight_coverage", "weight_length", "weight_described")
 Runner = Callable[[PathRag], dict[str, float]]
 
 
@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--relation-prior", type=float, nargs="+", default=None)
     p.add_argument("--coverage", type=float, nargs="+", default=None)
     p.add_argument("--length", type=float, nargs="+", default=None)
+    p.add_argument("--described", type=float, nargs="+", default=None)
     p.add_argument("--whitelist", choices=["on", "off", "both"], default=None)
     p.add_argument("--metaqa-n", type=int, default=0, help="MetaQA dev questions per hop (0: skip MetaQA)")
     p.add_argument("--metaqa-community", default="metaqa")
@@ -117,11 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.full:
             configs.append(("only intent whitelist", {**{t: 0.0 for t in TERMS}, "intent_whitelist": True}))
     else:
+        asked = (args.type, args.relation_prior, args.coverage, args.length, args.described)
         grids = [
             [(t, v) for v in (vals if vals is not None else [chosen[t]])]
-            for t, vals in zip(
-                TERMS, (args.type, args.relation_prior, args.coverage, args.length), strict=True
-            )
+            for t, vals in zip(TERMS, asked, strict=True)
         ]
         wl = {"on": [True], "off": [False], "both": [True, False]}[args.whitelist or "on"]
         for combo in itertools.product(*grids, [("intent_whitelist", w) for w in wl]):

@@ -9,6 +9,7 @@ from pathrag_gds.scoring_terms import (
     answer_fit,
     rank_answers,
     s_coverage,
+    s_described,
     s_length,
     s_relation_prior,
     s_type,
@@ -96,6 +97,19 @@ def test_parts_and_weights() -> None:
     assert all(0.0 <= v <= 1.0 for v in parts.values())
     assert abs(weighted_sum(parts, w) - (0.2 * 1.0 + 0.1 * 1.0 + 0.05 * 1.0)) < 1e-9
     assert not TermWeights().any and w.any
+
+
+def test_described_entities_count_like_named_ones_only_in_their_own_term() -> None:
+    """A path holding the event the question describes in other words gets the `described` term."""
+    it = Intent("Where was Bob when the milk was spilled?", "entity", {"Place": 1.0}, described=("spill",))
+    through = chain(("bob", "involves", "spill"), ("spill", "takes_place", "kitchen"))
+    assert s_described(through, it) == 1.0
+    assert s_described(chain(("bob", "lives_in", "house"), ("house", "located_in", "village")), it) == 0.0
+    assert s_described(TO_VILLAGE, VILLAGE) == 1.0  # describes nothing: no signal
+    w = TermWeights(described=0.1)
+    parts = term_parts(through, ENTS, it, w)
+    assert parts == {"described": 1.0} and abs(weighted_sum(parts, w) - 0.1) < 1e-9
+    assert "described" not in term_parts(through, ENTS, it, TermWeights(type=0.2))
 
 
 def test_answers_ranked_by_expected_type_nearest_the_end() -> None:
