@@ -1,7 +1,7 @@
 """Beam bookkeeping of the search, as the specification's pseudocode has it. Pure logic.
 
 - local keep: each parent contributes its best `m` continuations (twice that below `min_depth`);
-- global keep: dedup by canonical key (best score wins), sort, trim to `beam_width`;
+- global keep: dedup by canonical key and frontier (best score wins), sort, trim to `beam_width`;
 - best score per key across depths (`Candidates`);
 - the two scoring modes: Option D (raw scores) and A3 (min-max within the depth, minus a depth penalty).
 
@@ -33,6 +33,8 @@ class ScoredPath:
     parts: dict[str, float] = field(default_factory=dict)
     #: the serialized text the model scored ("" when not scored through the serializer)
     text: str = ""
+    #: among equal scores and lengths, the higher wins (the scorer's tie-break; 0 when it has none)
+    tie: float = 0.0
 
     @property
     def key(self) -> str:
@@ -46,8 +48,8 @@ class ScoredPath:
 
 
 def _sort_desc(items: Iterable[ScoredPath]) -> list[ScoredPath]:
-    # ties broken by shorter path, then key, so runs are deterministic
-    return sorted(items, key=lambda s: (-s.score, s.path.depth, s.key))
+    # ties broken by shorter path, then the scorer's tie-break, then key, so runs are deterministic
+    return sorted(items, key=lambda s: (-s.score, s.path.depth, -s.tie, s.key))
 
 
 def local_keep(children: Sequence[ScoredPath], m: int, depth: int, min_depth: int) -> list[ScoredPath]:
@@ -67,13 +69,30 @@ def local_keep_all(scored: Sequence[ScoredPath], m: int, depth: int, min_depth: 
     return out
 
 
-def global_keep(pool: Iterable[ScoredPath], beam_width: int) -> list[ScoredPath]:
-    """Dedup by canonical key (best score wins), sort descending, trim to `beam_width`."""
-    best: dict[str, ScoredPath] = {}
+def global_keep(pool: Iterable[ScoredPath], beam_width: int, *, by_frontier: bool = True) -> list[ScoredPath]:
+    """Dedup (best score wins), sort descending, trim to `beam_width`.
+
+    Paths are extended at their last node only, so `A -> B` and `B <- A` (one canonical key) are
+    two search states: the first grows from B, the second from A. With `by_frontier` (default)
+    both stay; without it, as the specification's pseudocode has it, only the better-scored one
+    does and the walks from the other end are lost. The results (:class:`Candidates`) hold each
+    canonical path once either way.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge
+        >>> ab = ScoredPath(Path(("a", "b"), (Edge("r", "a", "b", "out"),)), 0.6)
+        >>> ba = ScoredPath(Path(("b", "a"), (Edge("r", "a", "b", "in"),)), 0.5)
+        >>> [s.path.end for s in global_keep([ab, ba], 5)]
+        ['b', 'a']
+        >>> [s.path.end for s in global_keep([ab, ba], 5, by_frontier=False)]
+        ['b']
+    """
+    best: dict[tuple[str, str], ScoredPath] = {}
     for s in pool:
-        cur = best.get(s.key)
+        k = (s.key, s.path.end if by_frontier else "")
+        cur = best.get(k)
         if cur is None or s.score > cur.score:
-            best[s.key] = s
+            best[k] = s
     return _sort_desc(best.values())[:beam_width]
 
 

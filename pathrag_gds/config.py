@@ -100,6 +100,9 @@ class Settings(BaseModel):
     local_keep_m: int = Field(2, ge=1, le=100)
     cap_per_relation: int = Field(50, ge=1, le=100000)
     no_revisit: bool = True
+    #: The beam keeps both walk directions of one path (`A -> B` grows from B, `B <- A` from A);
+    #: False: one per canonical key, as the specification's pseudocode (docs/benchmarks.md).
+    beam_by_frontier: bool = True
     min_score: float = 0.10
     mode: ScoringMode = ScoringMode.OPTION_D
     weight_rerank: float = 1.0

@@ -80,14 +80,23 @@ class QuestionScorer:
         >>> qs = QuestionScorer("q", lambda texts: [float(len(t)) for t in texts])
         >>> qs.score(["ab", "abc", "ab"]), qs.score(["abc", "x"])
         ([2.0, 3.0, 2.0], [3.0, 1.0])
-        >>> qs.calls, qs.texts_scored
-        (2, 3)
+        >>> qs.calls, qs.texts_scored, qs.ties(["ab"])
+        (2, 3, [0.0])
     """
 
-    def __init__(self, question: str, score_fn: Callable[[Sequence[str]], list[float]]) -> None:
-        """Wrap `score_fn(texts) -> scores` (already bound to `question`) with a per-text cache."""
+    def __init__(
+        self,
+        question: str,
+        score_fn: Callable[[Sequence[str]], list[float]],
+        tie_fn: Callable[[Sequence[str]], list[float]] | None = None,
+    ) -> None:
+        """Wrap `score_fn(texts) -> scores` (already bound to `question`) with a per-text cache.
+
+        `tie_fn(texts)`, when given, says which of two equal scores is better (:meth:`ties`).
+        """
         self.question = question
         self._score_fn = score_fn
+        self._tie_fn = tie_fn
         self._cache: dict[str, float] = {}
         self._lock = threading.Lock()
         self.calls = 0
@@ -108,6 +117,12 @@ class QuestionScorer:
                 self.texts_scored += len(missing)
                 self._cache.update(zip(missing, scores, strict=True))
             return [self._cache[t] for t in items]
+
+    def ties(self, texts: Sequence[str]) -> list[float]:
+        """Tie-break values of `texts` (higher wins among equal scores; all 0.0 without a `tie_fn`)."""
+        if self._tie_fn is None or not texts:
+            return [0.0] * len(texts)
+        return self._tie_fn(check_texts(texts))
 
     def __len__(self) -> int:
         return len(self._cache)
@@ -347,6 +362,26 @@ class PooledBiEncoderScorer(BiEncoderScorer):
         for i, (idx, weights) in enumerate(parts):
             out[i] = np.asarray(weights, dtype=np.float32) @ matrix[idx]
         return self._unit(out)
+
+    def for_question(self, question: str) -> QuestionScorer:
+        """As :meth:`BiEncoderScorer.for_question`, with the best hop sentence as the tie-break.
+
+        Every path through an entity holds the entity's sentences; when one of them is the best
+        sentence, such paths tie on the score, and the one whose own hops fit the question better
+        should win (not the first by path key). Applied after the path length (:mod:`beam`).
+        """
+        qv = self.embed_question(question)
+        return QuestionScorer(
+            question, lambda texts: self._score_vector(qv, texts), lambda texts: self._hop_fit(qv, texts)
+        )
+
+    def _hop_fit(self, qv: F32Array, texts: Sequence[str]) -> list[float]:
+        """Best cosine of each text's hop sentences (its best sentence when it has no hop)."""
+        out = []
+        for text in texts:
+            hops, ents = split_path_text(text)
+            out.append(float((self.embed_sentences(hops or ents) @ qv).max()))
+        return out
 
     def _score_vector(self, qv: F32Array, texts: Sequence[str]) -> list[float]:
         if not texts:

@@ -365,7 +365,7 @@ class PathRag:
             scored0 = self._score(state, qscorer, ontology, paths0, [None] * len(paths0), 0, mode)
             candidates.extend(scored0)
             t0 = time.perf_counter()
-            beam = global_keep(scored0, s.beam_width)
+            beam = global_keep(scored0, s.beam_width, by_frontier=s.beam_by_frontier)
             state.tick("prune", t0)
             depth_stats.append(
                 DepthStat(
@@ -410,7 +410,7 @@ class PathRag:
                 scored = [x for x in scored if x.model_score >= s.min_score]
             candidates.extend(scored)
             kept = local_keep_all(scored, s.local_keep_m, depth, s.min_depth)
-            beam = global_keep(kept, s.beam_width)
+            beam = global_keep(kept, s.beam_width, by_frontier=s.beam_by_frontier)
             state.tick("prune", t0)
             depth_stats.append(
                 DepthStat(
@@ -625,6 +625,8 @@ class PathRag:
             for p in paths
         ]
         raw = [float(x) for x in qscorer.score(texts)]
+        tie_fn = getattr(qscorer, "ties", None)  # a QuestionScorer has it; a bare scorer may not
+        ties = tie_fn(texts) if tie_fn is not None else [0.0] * len(texts)
         final = mode_scores(
             raw,
             depth,
@@ -637,14 +639,14 @@ class PathRag:
             s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length, s.weight_described
         )
         out = []
-        for p, text, f, r, par in zip(paths, texts, final, raw, parents, strict=True):
+        for p, text, f, r, par, tie in zip(paths, texts, final, raw, parents, ties, strict=True):
             parts = {"model": r}
             if state.intent is not None and weights.any:
                 terms = term_parts(p, state.entities, state.intent, weights, state.named)
                 f += weighted_sum(terms, weights)
                 parts.update(terms)
             parts["final"] = f
-            out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts, text=text))
+            out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts, text=text, tie=tie))
         state.tick("score", t0)
         return out
 

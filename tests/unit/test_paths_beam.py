@@ -76,9 +76,30 @@ def test_global_keep_dedups_by_key_and_trims() -> None:
     fwd = ScoredPath(chain(("A", "r", "B", "out")), 0.4)
     back = ScoredPath(chain(("B", "r", "A", "in")), 0.6)
     other = ScoredPath(chain(("A", "q", "C", "out")), 0.5)
-    kept = global_keep([fwd, back, other], beam_width=5)
+    again = ScoredPath(chain(("A", "r", "B", "out")), 0.3)  # the same walk, found twice
+    kept = global_keep([fwd, back, other, again], beam_width=5, by_frontier=False)
     assert [k.score for k in kept] == [0.6, 0.5]
     assert global_keep([fwd, back, other], beam_width=1)[0].score == 0.6
+
+
+def test_global_keep_keeps_both_walk_directions_of_a_path() -> None:
+    """A -> B grows from B and B <- A from A: two search states of one canonical path."""
+    fwd = ScoredPath(chain(("A", "r", "B", "out")), 0.4)
+    back = ScoredPath(chain(("B", "r", "A", "in")), 0.6)
+    again = ScoredPath(chain(("A", "r", "B", "out")), 0.3)
+    assert fwd.key == back.key
+    kept = global_keep([fwd, back, again], beam_width=5)
+    assert [(k.score, k.path.end) for k in kept] == [(0.6, "A"), (0.4, "B")]
+
+
+def test_equal_scores_rank_shorter_first_then_by_the_tie_break() -> None:
+    shed = ScoredPath(chain(("bob", "hides_in", "shed", "out")), 0.5, tie=0.6)
+    attic = ScoredPath(chain(("bob", "hides_in", "attic", "out")), 0.5, tie=0.2)
+    walk = chain(("bob", "hides_in", "attic", "out"), ("attic", "part_of", "house", "out"))
+    longer = ScoredPath(walk, 0.5, tie=0.9)
+    seed = ScoredPath(Path(("bob",)), 0.5)
+    ranked = [s.path.end for s in global_keep([longer, attic, shed, seed], beam_width=5)]
+    assert ranked == ["bob", "shed", "attic", "house"]  # attic first by key without the tie-break
 
 
 def test_a3_normalises_within_depth_and_penalises_depth() -> None:

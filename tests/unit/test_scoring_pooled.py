@@ -157,3 +157,20 @@ def test_mean_weight_blends_best_and_mean_sentence(embedder: Embedder) -> None:
     assert half == pytest.approx((best + mean) / 2, abs=1e-6)
     with pytest.raises(InvalidInput, match="mean_weight"):
         PooledBiEncoderScorer(embedder, mean_weight=1.5)
+
+
+def test_paths_sharing_their_best_sentence_are_told_apart_by_their_hops(
+    pooled: PooledBiEncoderScorer,
+) -> None:
+    """Equal scores (the same best sentence, an entity's); the better hop has the higher tie-break."""
+    q = "Where does Bob hide when the dog gets into the garden?"
+    entity = "Bob hides when the dog gets into the garden."  # the best sentence of both texts
+    shed = f"Bob hides in Garden shed (occasion is when Rex gets into the garden). ||| {entity}"
+    attic = f"Bob hides in Attic (occasion is during the clean-up). ||| {entity}"
+    qs = pooled.for_question(q)
+    s_shed, s_attic = qs.score([shed, attic])
+    assert s_shed == s_attic == pytest.approx(pooled.score(q, [entity])[0])
+    t_shed, t_attic = qs.ties([shed, attic])
+    assert t_shed > t_attic
+    assert t_shed == pytest.approx(pooled.score(q, [shed.split(" |||")[0]])[0])
+    assert qs.ties([entity]) == pytest.approx([s_shed])  # no hop: the best sentence
