@@ -12,7 +12,9 @@ names a dataset's types.
   Jane?`) ask about a NAMED entity: then the answer is that entity itself;
 - relation hints: embedding similarity of the question (named mentions masked) to each relationship
   type's text; when the question has no type word (`what does [X] star in`), the hinted relation's
-  far end gives the expected type;
+  far end gives the expected type; when a clause of time follows the asked clause (`Where was Bob
+  when the kitchen was cleaned up?`), the asked clause alone, its named entities by type (`Where
+  was the animal?`), is what is compared;
 - named entities (mentions in `[brackets]`, or names of candidate entities found in the question)
   are never the answer, unless the question is a definition/attribute one;
 - described entities: candidates the question names in other words, by the stems of their name or
@@ -57,6 +59,9 @@ WH_CONCEPTS: dict[str, str] = {
 #: Words that open a relative clause (`the dog that chases Bob`): the question then holds two
 #: relations, and the one nearest the named entity need not be the one asked about.
 RELATIVE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})
+#: Words that open a clause of time after the question's own clause ("Where was Bob when the kitchen
+#: was cleaned up?"): the wh-word asks about the clause before it; the later clause names the occasion.
+TEMPORAL_WORDS = ("when", "while")
 #: Nouns that ask for a property of a named entity, not for another entity (general English).
 ATTRIBUTE_NOUNS = frozenset(
     {
@@ -282,6 +287,66 @@ def mask_mentions(question: str, mentions: Iterable[str]) -> str:
         if len(m) >= 3:
             text = re.sub(rf"(?<!\w){re.escape(m)}(?!\w)", MASK, text, flags=re.IGNORECASE)
     return text
+
+
+def main_clause(question: str, wh: str, mentions: Iterable[str] = ()) -> str | None:
+    """The clause a wh-word asks about, when a clause of time follows it; else None.
+
+    "Where was Bob when the kitchen was cleaned up?" asks where Bob was; the clean-up only says
+    when. A `when` that is itself the question's wh-word (MetaQA's "[Macbeth], when was it
+    released") opens no later clause, nor does one inside a name (`[When Nietzsche Wept]`, or any
+    of `mentions`).
+
+    Example:
+        >>> main_clause("Where was Bob when the kitchen was cleaned up?", "where")
+        'Where was Bob?'
+        >>> main_clause("the movie [Macbeth], when was it released", "when") is None
+        True
+        >>> main_clause("what is [When Harry Met Sally] about", "what") is None
+        True
+    """
+    if not wh:
+        return None
+    low = re.sub(r"\[[^\]]*\]", lambda m: "_" * len(m.group()), question.lower())
+    for mention in mentions:
+        low = re.sub(re.escape(mention.lower()), lambda m: "_" * len(m.group()), low)
+    at = re.search(rf"(?<!\w){re.escape(wh)}(?!\w)", low)
+    if at is None:
+        return None
+    words = "|".join(TEMPORAL_WORDS)
+    later = re.search(rf"(?<![\w'])(?:{words})(?![\w'])", low[at.end() :])
+    if later is None:
+        return None
+    head = question[: at.end() + later.start()].rstrip(" ,;:-")
+    return head + "?" if len(_words(head)) >= 2 else None
+
+
+def type_mentions(text: str, named: Mapping[str, str], labels: Mapping[str, str]) -> str:
+    """`text` with each named mention replaced by its entity's type (`Bob` -> `the animal`).
+
+    Relation sentences are written in type words ("Animal hides in Place"), so a clause that says
+    what kind of thing its subject is matches them where `X` cannot. Brackets are masked as `X`.
+
+    Args:
+        text: a question or a clause of it.
+        named: entity id -> the mention in the text (:func:`named_entities`).
+        labels: entity id -> type label.
+
+    Example:
+        >>> type_mentions("Where was Bob?", {"bob": "Bob"}, {"bob": "Animal"})
+        'Where was the animal?'
+    """
+    kinds: dict[str, set[str]] = {}
+    for eid, mention in named.items():
+        kinds.setdefault(mention, set()).add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", labels[eid]).lower())
+    out = re.sub(r"\[[^\]]*\]", MASK, text)
+    for mention in sorted(kinds, key=len, reverse=True):
+        if len(mention) >= 3:
+            the = "the " + " or ".join(sorted(kinds[mention]))
+            out = re.sub(
+                rf"(?<!\w)(?:(?:the|an?)\s+)?{re.escape(mention)}(?!\w)", the, out, flags=re.IGNORECASE
+            )
+    return out
 
 
 def _noun_phrase(words: Sequence[str], start: int) -> list[str]:
@@ -518,10 +583,16 @@ def infer_intent(
         said = [by_id[i].name + ("" if m == by_id[i].name else f" (a {m})") for i, m in described.items()]
         reasons.append("named in other words: " + ", ".join(said))
 
-    # relation hints: the masked question against every relation's sentence
+    # relation hints: the masked question against every relation's sentence; when a clause of time
+    # follows the asked clause, that clause alone, its named entities by type
     hints: dict[str, float] = {}
     if vocab.relations:
-        qv = np.asarray(encoder.encode([masked]), dtype=np.float32)[0]
+        hint_text = masked
+        clause = main_clause(question, wh, mentions)
+        if clause is not None:
+            hint_text = type_mentions(clause, named_map, {i: by_id[i].label for i in named_map})
+            reasons.append(f"relations asked by the main clause: '{hint_text}'")
+        qv = np.asarray(encoder.encode([hint_text]), dtype=np.float32)[0]
         sims = vocab.relation_vecs @ qv
         hints = _softmax_scores({r: float(s) for r, s in zip(vocab.relations, sims, strict=True)})
         top = sorted(hints.items(), key=lambda kv: -kv[1])[:3]

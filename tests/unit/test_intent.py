@@ -18,9 +18,11 @@ from pathrag_gds.encoders import Embedder, get_embedder
 from pathrag_gds.intent import (
     described_entities,
     infer_intent,
+    main_clause,
     relations_allowed,
     singular,
     type_distances,
+    type_mentions,
     vocabulary,
     wh_and_noun,
 )
@@ -189,3 +191,41 @@ def test_entities_described_in_other_words(enc: Embedder, bob: Any) -> None:
     wild = EntityRecord("wild_river", ("Movie",), "Wild River")
     assert described_entities("who wrote The River Wild", [wild], {"rw": "The River Wild"}) == {}
     assert list(described_entities("who wrote the movie about a wild river", [wild])) == ["wild_river"]
+
+
+def test_main_clause_before_a_clause_of_time() -> None:
+    """The clause the wh-word asks about ends where a later `when`/`while` opens the occasion."""
+    assert main_clause("Where was Bob when the kitchen was cleaned up?", "where") == "Where was Bob?"
+    assert main_clause("Who was involved while Bob hid?", "who") == "Who was involved?"
+    assert main_clause("Who owns Bob?", "who") is None
+    assert main_clause("Where was Bob when the kitchen was cleaned up?", "") is None
+    # the wh-word itself, and `when` inside a name, open no later clause (MetaQA's forms)
+    assert main_clause("the movie [Macbeth], when was it released", "when") is None
+    assert main_clause("which movies have the same actor of [When Jews Were Funny]", "which") is None
+    assert main_clause("who directed When Harry Met Sally", "who", ["When Harry Met Sally"]) is None
+
+
+def test_type_mentions_says_what_each_named_entity_is() -> None:
+    labels = {"bob": "Animal", "kitchen": "Place", "t1": "Person", "t2": "Tag", "g": "MovieGenre"}
+    named = {"bob": "Bob", "kitchen": "Kitchen"}
+    assert (
+        type_mentions("Where was Bob in the kitchen?", named, labels) == "Where was the animal in the place?"
+    )
+    # one name, two entities of different types; camel-case labels read as words; brackets masked
+    assert type_mentions("films by Tom Hanks", {"t1": "Tom Hanks", "t2": "Tom Hanks"}, labels) == (
+        "films by the person or tag"
+    )
+    assert type_mentions("[Heat] is a Noir", {"g": "Noir"}, labels) == "X is the movie genre"
+
+
+def test_relations_hinted_by_the_main_clause(enc: Embedder, bob: Any, metaqa: Ontology) -> None:
+    """ "Where was Bob when ...?" asks where the animal was (hides_in), not where the event took place."""
+    ontology, ents = bob
+    it = infer_intent("Where was Bob when the kitchen was cleaned up?", ontology, enc, ents)
+    assert it.hinted_relations[0] == "hides_in", it.reasons
+    assert "relations asked by the main clause: 'Where was the animal?'" in it.reasons
+    # a question without a later clause of time is hinted as a whole, as before
+    whole = infer_intent("Where did the clean-up take place?", ontology, enc, ents)
+    assert whole.hinted_relations[0] == "takes_place" and not any("main clause" in r for r in whole.reasons)
+    released = infer_intent("the movie [Macbeth], when was it released", metaqa, enc)
+    assert released.hinted_relations[0] == "release_year", released.reasons
