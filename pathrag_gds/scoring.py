@@ -611,10 +611,15 @@ class CascadeScorer(Scorer):
         return self._combine(question, items, self.bi.score(question, items))
 
     def for_question(self, question: str) -> QuestionScorer:
-        """Embed the question once; each call (a depth batch) is cascaded on its new texts."""
-        qv = self.bi.embed_question(question)
+        """Embed the question once; each call (a depth batch) is cascaded on its new texts.
+
+        Equal cascade scores are broken as the bi-encoder breaks its own (:meth:`QuestionScorer.ties`;
+        the sentence-pooled one: the best hop sentence). The cross-encoder scores near 0 or 1 often
+        tie after its sigmoid, e.g. two walks to different hiding places that it both rejects.
+        """
+        bi = self.bi.for_question(question)
         return QuestionScorer(
-            question, lambda texts: self._combine(question, list(texts), self.bi._score_vector(qv, texts))
+            question, lambda texts: self._combine(question, list(texts), bi.score(texts)), bi.ties
         )
 
 

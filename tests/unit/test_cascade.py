@@ -13,7 +13,7 @@ import pytest
 
 from pathrag_gds.encoders import get_embedder
 from pathrag_gds.errors import InvalidInput
-from pathrag_gds.scoring import BiEncoderScorer, CascadeScorer
+from pathrag_gds.scoring import BiEncoderScorer, CascadeScorer, PooledBiEncoderScorer
 
 QUESTION = "Who owns Bob the Cat?"
 TEXTS = [
@@ -78,3 +78,22 @@ def test_small_batches_k0_alpha_and_bad_values(bi: BiEncoderScorer) -> None:
         CascadeScorer(bi, cross, k=-1)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         CascadeScorer(bi, cross, k=2, alpha=1.5)  # type: ignore[arg-type]
+
+
+class FlatCross(LengthCross):
+    """A cross-encoder that scores every text the same (as a sigmoid does far from 0)."""
+
+    def score(self, question: str, texts: Sequence[str]) -> list[float]:
+        return [0.0 for _ in texts]
+
+
+def test_equal_cascade_scores_are_broken_as_the_bi_encoder_breaks_them() -> None:
+    """The pooled bi-encoder's tie-break (best hop sentence) carries over to the cascade."""
+    pooled = PooledBiEncoderScorer(get_embedder())
+    hides = "Bob hides in the attic. ||| Bob is a Animal. Attic is a Place."
+    owner = "Jane owns Bob. ||| Jane is a Person. Bob is a Animal."
+    qs = CascadeScorer(pooled, FlatCross(), k=0, alpha=1.0).for_question(QUESTION)  # type: ignore[arg-type]
+    assert qs.score([hides, owner]) == [0.0, 0.0]
+    assert qs.ties([hides, owner]) == pooled.for_question(QUESTION).ties([hides, owner])
+    ties = qs.ties([hides, owner])
+    assert ties[1] > ties[0]  # "Jane owns Bob" fits "Who owns Bob the Cat?" better than the attic
