@@ -309,7 +309,7 @@ def main_clause(question: str, wh: str, mentions: Iterable[str] = ()) -> str | N
         return None
     low = re.sub(r"\[[^\]]*\]", lambda m: "_" * len(m.group()), question.lower())
     for mention in mentions:
-        low = re.sub(re.escape(mention.lower()), lambda m: "_" * len(m.group()), low)
+        low = re.sub(rf"(?<!\w){re.escape(mention.lower())}(?!\w)", lambda m: "_" * len(m.group()), low)
     at = re.search(rf"(?<!\w){re.escape(wh)}(?!\w)", low)
     if at is None:
         return None
