@@ -2,11 +2,13 @@
 
 - local keep: each parent contributes its best `m` continuations (twice that below `min_depth`);
 - global keep: dedup by canonical key and frontier (best score wins), sort, trim to `beam_width`;
-- best score per key across depths (`Candidates`);
+- best score per key across depths (`Candidates`); in the final top-N a detour past an answer
+  (out to a shared neighbour and back along one relationship type) ranks just below that answer
+  when it adds nothing the scores can see (:func:`detour_caps`);
 - the two scoring modes: Option D (raw scores) and A3 (min-max within the depth, minus a depth penalty).
 
 Example:
-    >>> from pathrag_gds.paths import Path
+    >>> from pathrag_gds.paths import Edge, Path, canonical_key
     >>> a, b = ScoredPath(Path(("a",)), 0.9), ScoredPath(Path(("b",)), 0.5)
     >>> [s.path.start for s in global_keep([b, a], beam_width=1)]
     ['a']
@@ -16,10 +18,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pathrag_gds.config import ScoringMode
-from pathrag_gds.paths import Path
+from pathrag_gds.paths import Edge, Path, canonical_key
 
 
 @dataclass(slots=True)
@@ -122,6 +124,60 @@ def mode_scores(
     return [weight_rerank * r for r in raw]
 
 
+#: Score parts a prefix must match or beat for a detour past it to rank below it (absent = 0).
+DETOUR_TERMS = ("type", "described")
+
+
+def is_detour(added: Sequence[Edge]) -> bool:
+    """Do these hops start out to a neighbour and back along one relationship type?
+
+    `Fraternity Vacation -release_year-> 1985 <-release_year- Mr. Vampire`: a sibling of the
+    movie by a shared value. A chain along one type (`Bob -friend-> Joy -friend-> Pip`) is not.
+
+    Example:
+        >>> out, back = Edge("year", "m1", "1985", "out"), Edge("year", "m2", "1985", "in")
+        >>> is_detour([out, back]), is_detour([out, Edge("year", "1985", "m3", "out")]), is_detour([out])
+        (True, False, False)
+    """
+    return len(added) >= 2 and added[0].type == added[1].type and added[0].direction != added[1].direction
+
+
+def detour_caps(best: dict[str, ScoredPath], eps: float = 1e-6) -> dict[str, float]:
+    """Final scores of paths that detour past a prefix which already answers as well: just below it.
+
+    A path P whose hops after a prefix Q begin with a detour (:func:`is_detour`) ends on a sibling
+    of Q's last entity (another movie of the same year, another film of the same actor). When Q's
+    model score and its `DETOUR_TERMS` are at least P's, the walk showed the scorer nothing new and
+    its answer fits no better, so P ranks just below Q (after Q's own cap). Sentence-pooled scores
+    never fall as a path grows (its best sentence stays in), so without this the relation prior
+    alone could lift such a walk over the one-hop answer it passes (MetaQA: "Stephen Geoffreys
+    appears in which movies" was answered by "... Fraternity Vacation was released in 1985. 1985 is
+    the release year of Mr. Vampire."; docs/benchmarks.md).
+
+    Args:
+        best: scored paths by canonical key (`Candidates`); prefixes are looked up by their key.
+        eps: how far below its prefix a demoted path lands.
+
+    Returns:
+        Canonical key -> capped final score, for the demoted paths only.
+    """
+    caps: dict[str, float] = {}
+    for s in sorted(best.values(), key=lambda x: x.path.depth):
+        p = s.path
+        for k in range(p.depth - 1):
+            if not is_detour(p.edges[k:]):
+                continue
+            q = best.get(canonical_key(p.node_ids[: k + 1], p.edge_keys[:k]))
+            if q is None or q.model_score < s.model_score:
+                continue
+            if any(q.parts.get(t, 0.0) < s.parts.get(t, 0.0) for t in DETOUR_TERMS):
+                continue
+            cap = caps.get(q.key, q.score) - eps
+            if cap < caps.get(s.key, s.score):
+                caps[s.key] = cap
+    return caps
+
+
 class Candidates:
     """Every explored path, keeping the best score per canonical key across depths."""
 
@@ -142,9 +198,20 @@ class Candidates:
     def __len__(self) -> int:
         return len(self._best)
 
-    def top(self, n: int, min_score: float | None = None) -> list[ScoredPath]:
-        """The best `n` paths, optionally without those whose model score is under `min_score`."""
-        items = list(self._best.values())
-        if min_score is not None:
-            items = [s for s in items if s.model_score >= min_score]
+    def top(
+        self, n: int, min_score: float | None = None, *, demote_detours: bool = False
+    ) -> list[ScoredPath]:
+        """The best `n` paths, optionally without those whose model score is under `min_score`.
+
+        With `demote_detours`, a detour past an answer ranks just below it (:func:`detour_caps`); its
+        `parts` then hold the lowered `final` and `detour` 1.0.
+        """
+        caps = detour_caps(self._best) if demote_detours else {}
+        items = []
+        for s in self._best.values():
+            if min_score is not None and s.model_score < min_score:
+                continue
+            if s.key in caps:
+                s = replace(s, score=caps[s.key], parts={**s.parts, "final": caps[s.key], "detour": 1.0})
+            items.append(s)
         return _sort_desc(items)[:n]

@@ -103,6 +103,9 @@ class Settings(BaseModel):
     #: The beam keeps both walk directions of one path (`A -> B` grows from B, `B <- A` from A);
     #: False: one per canonical key, as the specification's pseudocode (docs/benchmarks.md).
     beam_by_frontier: bool = True
+    #: In the top-N, a detour past an answer (out and back along one relationship type to a sibling,
+    #: showing the scores nothing new) ranks just below that answer (`beam.detour_caps`).
+    demote_detours: bool = True
     min_score: float = 0.10
     mode: ScoringMode = ScoringMode.OPTION_D
     weight_rerank: float = 1.0

@@ -427,7 +427,7 @@ class PathRag:
 
         # 3) top-N of everything explored
         t0 = time.perf_counter()
-        best = candidates.top(top_n, min_score=s.min_score)
+        best = candidates.top(top_n, min_score=s.min_score, demote_detours=s.demote_detours)
         state.tick("prune", t0)
         return self._finish(
             state,

@@ -124,3 +124,45 @@ def test_candidates_keep_best_score_per_key_across_depths() -> None:
     assert len(c) == 2
     assert [x.score for x in c.top(5)] == [0.7, 0.05]
     assert [x.score for x in c.top(5, min_score=0.1)] == [0.7]
+
+
+def _scored(p: Path, model: float, typ: float, relation: float) -> ScoredPath:
+    final = model + 0.2 * typ + 0.1 * relation
+    parts = {"model": model, "type": typ, "relation_prior": relation, "final": final}
+    return ScoredPath(p, final, raw=model, parts=parts)
+
+
+def test_a_detour_past_an_answer_ranks_just_below_it() -> None:
+    """Actor -> movie, then out to the year and back to another movie: nothing new, so below."""
+    answer = chain(("actor", "starred", "m1", "in"))
+    detour = chain(
+        ("actor", "starred", "m1", "in"), ("m1", "year", "1985", "out"), ("1985", "year", "m2", "in")
+    )
+    c = Candidates()
+    c.add(_scored(answer, 0.8, 1.0, 0.2))
+    c.add(_scored(detour, 0.8, 1.0, 0.6))  # the relation prior alone lifts it
+    assert [s.path for s in c.top(2)] == [detour, answer]
+    top = c.top(2, demote_detours=True)
+    assert [s.path for s in top] == [answer, detour]
+    assert top[1].score == pytest.approx(top[0].score - 1e-6)
+    assert top[1].parts["detour"] == 1.0 and top[1].parts["final"] == top[1].score
+    assert "detour" not in top[0].parts
+
+
+def test_a_detour_that_shows_something_new_keeps_its_score() -> None:
+    answer = chain(("actor", "starred", "m1", "in"))
+    detour = chain(
+        ("actor", "starred", "m1", "in"), ("m1", "year", "1985", "out"), ("1985", "year", "m2", "in")
+    )
+    for model, typ in ((0.81, 1.0), (0.8, 1.0)):  # a better sentence; or the prefix fits worse
+        c = Candidates()
+        c.add(_scored(answer, 0.8, 1.0 if model > 0.8 else 0.5, 0.2))
+        c.add(_scored(detour, model, typ, 0.6))
+        assert [s.path for s in c.top(2, demote_detours=True)] == [detour, answer]
+    # a chain along one type is not a detour: the friend of a friend is a new answer
+    friend = chain(("bob", "friend", "joy", "out"))
+    fof = chain(("bob", "friend", "joy", "out"), ("joy", "friend", "pip", "out"))
+    c = Candidates()
+    c.add(_scored(friend, 0.8, 1.0, 0.2))
+    c.add(_scored(fof, 0.8, 1.0, 0.6))
+    assert [s.path for s in c.top(2, demote_detours=True)] == [fof, friend]
