@@ -8,7 +8,7 @@
 - the two scoring modes: Option D (raw scores) and A3 (min-max within the depth, minus a depth penalty).
 
 Example:
-    >>> from pathrag_gds.paths import Edge, Path, canonical_key
+    >>> from pathrag_gds.paths import Path
     >>> a, b = ScoredPath(Path(("a",)), 0.9), ScoredPath(Path(("b",)), 0.5)
     >>> [s.path.start for s in global_keep([b, a], beam_width=1)]
     ['a']
@@ -146,7 +146,7 @@ def detour_caps(best: dict[str, ScoredPath], eps: float = 1e-6) -> dict[str, flo
     """Final scores of paths that detour past a prefix which already answers as well: just below it.
 
     A path P whose hops after a prefix Q begin with a detour (:func:`is_detour`) ends on a sibling
-    of Q's last entity (another movie of the same year, another film of the same actor). When Q's
+    of Q's last entity (another movie of the same year, another film with the same actor). When Q's
     model score and its `DETOUR_TERMS` are at least P's, the walk showed the scorer nothing new and
     its answer fits no better, so P ranks just below Q (after Q's own cap). Sentence-pooled scores
     never fall as a path grows (its best sentence stays in), so without this the relation prior
