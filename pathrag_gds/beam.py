@@ -126,6 +126,9 @@ def mode_scores(
 
 #: Score parts a prefix must match or beat for a detour past it to rank below it (absent = 0).
 DETOUR_TERMS = ("type", "described")
+#: How much better a detour's model score may be and still count as showing nothing new (chosen on
+#: MetaQA dev, checked on a second sample; 0 (strict) / 0.02 / 0.05: docs/benchmarks.md).
+DETOUR_MODEL_TOLERANCE = 0.05
 
 
 def is_detour(added: Sequence[Edge]) -> bool:
@@ -142,13 +145,16 @@ def is_detour(added: Sequence[Edge]) -> bool:
     return len(added) >= 2 and added[0].type == added[1].type and added[0].direction != added[1].direction
 
 
-def detour_caps(best: dict[str, ScoredPath], eps: float = 1e-6) -> dict[str, float]:
+def detour_caps(
+    best: dict[str, ScoredPath], eps: float = 1e-6, tolerance: float = DETOUR_MODEL_TOLERANCE
+) -> dict[str, float]:
     """Final scores of paths that detour past a prefix which already answers as well: just below it.
 
     A path P whose hops after a prefix Q begin with a detour (:func:`is_detour`) ends on a sibling
     of Q's last entity (another movie of the same year, another film with the same actor). When Q's
-    model score and its `DETOUR_TERMS` are at least P's, the walk showed the scorer nothing new and
-    its answer fits no better, so P ranks just below Q (after Q's own cap). Sentence-pooled scores
+    model score is at least P's less `tolerance` and its `DETOUR_TERMS` are at least P's, the walk
+    showed the scorer nothing much new and its answer fits no better, so P ranks just below Q
+    (after Q's own cap). Sentence-pooled scores
     never fall as a path grows (its best sentence stays in), so without this the relation prior
     alone could lift such a walk over the one-hop answer it passes (MetaQA: "Stephen Geoffreys
     appears in which movies" was answered by "... Fraternity Vacation was released in 1985. 1985 is
@@ -157,6 +163,7 @@ def detour_caps(best: dict[str, ScoredPath], eps: float = 1e-6) -> dict[str, flo
     Args:
         best: scored paths by canonical key (`Candidates`); prefixes are looked up by their key.
         eps: how far below its prefix a demoted path lands.
+        tolerance: how much higher the path's model score may be than the prefix's.
 
     Returns:
         Canonical key -> capped final score, for the demoted paths only.
@@ -168,7 +175,7 @@ def detour_caps(best: dict[str, ScoredPath], eps: float = 1e-6) -> dict[str, flo
             if not is_detour(p.edges[k:]):
                 continue
             q = best.get(canonical_key(p.node_ids[: k + 1], p.edge_keys[:k]))
-            if q is None or q.model_score < s.model_score:
+            if q is None or q.model_score < s.model_score - tolerance:
                 continue
             if any(q.parts.get(t, 0.0) < s.parts.get(t, 0.0) for t in DETOUR_TERMS):
                 continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pathrag_gds.beam import (
+    DETOUR_MODEL_TOLERANCE,
     Candidates,
     ScoredPath,
     global_keep,
@@ -154,11 +155,16 @@ def test_a_detour_that_shows_something_new_keeps_its_score() -> None:
     detour = chain(
         ("actor", "starred", "m1", "in"), ("m1", "year", "1985", "out"), ("1985", "year", "m2", "in")
     )
-    for model, typ in ((0.81, 1.0), (0.8, 1.0)):  # a better sentence; or the prefix fits worse
+    for model, typ in ((0.9, 1.0), (0.8, 1.0)):  # a clearly better sentence; or the prefix fits worse
         c = Candidates()
         c.add(_scored(answer, 0.8, 1.0 if model > 0.8 else 0.5, 0.2))
         c.add(_scored(detour, model, typ, 0.6))
         assert [s.path for s in c.top(2, demote_detours=True)] == [detour, answer]
+    # a sentence better by less than the tolerance is nothing new
+    c = Candidates()
+    c.add(_scored(answer, 0.8, 1.0, 0.2))
+    c.add(_scored(detour, 0.8 + DETOUR_MODEL_TOLERANCE / 2, 1.0, 0.6))
+    assert [s.path for s in c.top(2, demote_detours=True)] == [answer, detour]
     # a chain along one type is not a detour: the friend of a friend is a new answer
     friend = chain(("bob", "friend", "joy", "out"))
     fof = chain(("bob", "friend", "joy", "out"), ("joy", "friend", "pip", "out"))
