@@ -154,11 +154,10 @@ def detour_caps(
     of Q's last entity (another movie of the same year, another film with the same actor). When Q's
     model score is at least P's less `tolerance` and its `DETOUR_TERMS` are at least P's, the walk
     showed the scorer nothing much new and its answer fits no better, so P ranks just below Q
-    (after Q's own cap). Sentence-pooled scores
-    never fall as a path grows (its best sentence stays in), so without this the relation prior
-    alone could lift such a walk over the one-hop answer it passes (MetaQA: "Stephen Geoffreys
-    appears in which movies" was answered by "... Fraternity Vacation was released in 1985. 1985 is
-    the release year of Mr. Vampire."; docs/benchmarks.md).
+    (after Q's own cap). Sentence-pooled scores never fall as a path grows (its best sentence stays
+    in), so without this the relation prior alone could lift such a walk over the one-hop answer it
+    passes (MetaQA: "Stephen Geoffreys appears in which movies" was answered by "... Fraternity
+    Vacation was released in 1985. 1985 is the release year of Mr. Vampire."; docs/benchmarks.md).
 
     Args:
         best: scored paths by canonical key (`Candidates`); prefixes are looked up by their key.

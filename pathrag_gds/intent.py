@@ -339,7 +339,7 @@ def type_mentions(text: str, named: Mapping[str, str], labels: Mapping[str, str]
     kinds: dict[str, set[str]] = {}
     for eid, mention in named.items():
         kinds.setdefault(mention, set()).add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", labels[eid]).lower())
-    out = re.sub(r"\[[^\]]*\]", MASK, text)
+    out = mask_mentions(text, ())  # brackets only
     for mention in sorted(kinds, key=len, reverse=True):
         if len(mention) >= 3:
             the = "the " + " or ".join(sorted(kinds[mention]))
