@@ -144,6 +144,9 @@ class Settings(BaseModel):
     #: Weight of the cross-encoder in the cascade's top-K scores (the rest: the bi-encoder cosine).
     #: 0.5 beat 1.0 in every measured run (docs/tuning.md): the bi-encoder keeps partial chains alive.
     cascade_alpha: float = Field(0.5, ge=0.0, le=1.0)
+    #: Cross-encoder scores under this count as equal (the bi-encoder orders them): training labels
+    #: every wrong path 0, so the model's order among the paths it rejects carries no signal.
+    cascade_floor: float = Field(0.0, ge=0.0, lt=1.0)
     quantization: str = "int8"
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)

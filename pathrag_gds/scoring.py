@@ -567,17 +567,23 @@ class CascadeScorer(Scorer):
         cross_texts: texts the cross-encoder has scored (all queries).
     """
 
-    def __init__(self, bi: BiEncoderScorer, cross: CrossEncoderScorer, k: int, alpha: float = 1.0) -> None:
+    def __init__(
+        self, bi: BiEncoderScorer, cross: CrossEncoderScorer, k: int, alpha: float = 1.0, floor: float = 0.0
+    ) -> None:
         """Combine `bi` and `cross`; `k` >= 0 (0: the cross-encoder scores every text)."""
         if k < 0:
             raise InvalidInput(f"cascade k must be >= 0 (got {k})")
         if not 0.0 <= alpha <= 1.0:
             raise InvalidInput(f"cascade alpha must be in [0, 1] (got {alpha})")
+        if not 0.0 <= floor < 1.0:
+            raise InvalidInput(f"cascade floor must be in [0, 1) (got {floor})")
         self.bi = bi
         self.cross = cross
         self.k = k
         self.alpha = alpha
+        self.floor = floor
         self.name = f"cascade:{cross.model_dir.name}@{k}" + ("" if alpha == 1.0 else f"a{alpha:g}")
+        self.name += f"f{floor:g}" if floor else ""
         self.cross_texts = 0
         self._lock = threading.Lock()
 
@@ -595,7 +601,7 @@ class CascadeScorer(Scorer):
         out = [0.0] * n
         a = self.alpha
         for i, c in zip(top, cross, strict=True):
-            out[i] = a * c + (1.0 - a) * bi_scores[i]
+            out[i] = a * max(c, self.floor) + (1.0 - a) * bi_scores[i]
         if len(top) < n:
             chosen = set(top)
             lo = min(out[i] for i in top)
@@ -687,11 +693,12 @@ def get_scorer(settings: Settings | None = None, community_id: str | None = None
             s.threads,
             s.cascade_k,
             s.cascade_alpha,
+            s.cascade_floor,
         )
         scorer = _scorers.get(key)
         if scorer is None:
             cross = CrossEncoderScorer.load(model_dir, quantization=s.quantization, threads=s.threads)
-            scorer = CascadeScorer(bi, cross, s.cascade_k, s.cascade_alpha)
+            scorer = CascadeScorer(bi, cross, s.cascade_k, s.cascade_alpha, s.cascade_floor)
             _scorers[key] = scorer
         return scorer
 

@@ -41,7 +41,7 @@ def scorers(community: str, ks: list[int]) -> dict[str, Any]:
     for k in ks:
         for a in ALPHAS:
             name = (f"cascade@{k}" if k else "cross-all") + ("" if a == 1.0 else f" a={a:g}")
-            out[name] = CascadeScorer(bi, cross, k, a)  # type: ignore[arg-type]
+            out[name] = CascadeScorer(bi, cross, k, a, s.cascade_floor)  # type: ignore[arg-type]
     return out
 
 

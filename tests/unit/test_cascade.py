@@ -97,3 +97,30 @@ def test_equal_cascade_scores_are_broken_as_the_bi_encoder_breaks_them() -> None
     assert qs.ties([hides, owner]) == pooled.for_question(QUESTION).ties([hides, owner])
     ties = qs.ties([hides, owner])
     assert ties[1] > ties[0]  # "Jane owns Bob" fits "Who owns Bob the Cat?" better than the attic
+
+
+class TinyCross:
+    """Rejects every text, each with another tiny probability (a sigmoid far below 0), later ones higher."""
+
+    model_dir = Path("models/tiny-cross")
+
+    def score(self, question: str, texts: Sequence[str]) -> list[float]:
+        return [1e-3 * (1 + i) for i, _ in enumerate(texts)]
+
+
+def test_cross_scores_under_the_floor_leave_the_order_to_the_bi_encoder(bi: BiEncoderScorer) -> None:
+    b = bi.score(QUESTION, TEXTS)
+    raw = CascadeScorer(bi, TinyCross(), k=0, alpha=0.99).score(QUESTION, TEXTS)  # type: ignore[arg-type]
+    floored = CascadeScorer(bi, TinyCross(), k=0, alpha=0.99, floor=0.01)  # type: ignore[arg-type]
+    scores = floored.score(QUESTION, TEXTS)
+    by_bi = sorted(range(len(TEXTS)), key=lambda i: -b[i])
+    assert sorted(range(len(TEXTS)), key=lambda i: -scores[i]) == by_bi
+    assert sorted(range(len(TEXTS)), key=lambda i: -raw[i]) != by_bi  # without the floor the noise decides
+    assert scores == pytest.approx([0.99 * 0.01 + 0.01 * x for x in b])
+    assert floored.name == "cascade:tiny-cross@0a0.99f0.01"
+    above = CascadeScorer(bi, LengthCross(), k=0, alpha=0.99, floor=0.01)  # type: ignore[arg-type]
+    assert above.score(QUESTION, TEXTS) == pytest.approx(
+        CascadeScorer(bi, LengthCross(), k=0, alpha=0.99).score(QUESTION, TEXTS)  # type: ignore[arg-type]
+    )
+    with pytest.raises(InvalidInput):
+        CascadeScorer(bi, TinyCross(), k=0, floor=1.0)  # type: ignore[arg-type]
