@@ -12,7 +12,9 @@ positive          1.0    the walked chain (and at most one other answer of the s
 cut_short         0.3    a proper prefix of the chain with 1+ hops: on the way, not there
                          (the beam must keep it: the search prunes scores under `min_score`)
 start             0.0    the 0-hop start entity of a 1+ hop question
-walked_past       0.0    the chain plus one more hop (walks past the answer)
+walked_past       0.0    the chain plus one more hop (walks past the answer), to another entity of
+                         the answer's type where the graph has one (the type term cannot tell
+                         those apart: "Bob's friends" vs a friend of a friend)
 wrong_type        0.0    the same chain to an entity of another type than the one asked
 sibling           0.0    the chain's prefix, then another relation/neighbour at the last hop
 other_chain       0.0    same start, another relation chain
@@ -141,6 +143,7 @@ class PairBuilder:
             keep = walked[d] if d < len(walked) else None
             if keep is None and d == q.depth + 1:
                 past = [p for p in nxt if p.node_ids[: q.depth + 1] == q.path.node_ids]
+                past = self.same_type_end(q, past) or past
                 keep = self.rng.choice(past) if past else None
             others = [p for p in nxt if p != keep]
             if len(others) > self.enum_per_depth:
@@ -163,6 +166,12 @@ class PairBuilder:
         if len(sig) == len(chain) and sig[:-1] == chain[:-1] and len(chain) >= 1:
             return "sibling"
         return "other_chain"
+
+    def same_type_end(self, q: GeneratedQuestion, paths: Sequence[Path]) -> list[Path]:
+        """The paths that end at an entity of the type of the question's answer."""
+        ends = self.source.entities(sorted({p.end for p in paths} | {q.path.end}))
+        label = ends[q.path.end].label
+        return [p for p in paths if p.end in ends and ends[p.end].label == label]
 
     def other_start(self, q: GeneratedQuestion, starts: Sequence[str]) -> Path | None:
         """The same chain walked from another entity of the start's type (a few tries)."""
@@ -199,9 +208,11 @@ class PairBuilder:
         extra = [p for p in by_kind["positive"] if p != q.path]
         if extra:
             chosen.append((self.rng.choice(extra), "positive"))
+        hardest = {"walked_past": self.same_type_end(q, by_kind["walked_past"])}
         for k in ("cut_short", "start", "walked_past", "wrong_type", "sibling", "other_chain"):
-            if by_kind[k]:
-                chosen.append((self.rng.choice(by_kind[k]), k))
+            pool = hardest.get(k) or by_kind[k]
+            if pool:
+                chosen.append((self.rng.choice(pool), k))
         if q.depth >= 1:
             o = self.other_start(q, starts)
             if o is not None:

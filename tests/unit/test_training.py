@@ -139,3 +139,21 @@ def test_cut_short_label_is_configurable() -> None:
     assert any(p.kind == "cut_short" for p in hard)
     assert all(p.label == 0.0 for p in hard if p.kind == "cut_short")
     assert data_hash(soft) != data_hash(hard)
+
+
+def test_walked_past_prefers_another_entity_of_the_answer_type() -> None:
+    g = toy_graph()
+    qs = QuestionGenerator(g, ONTOLOGY, seed=1, max_depth=2).generate(40)
+    builder = PairBuilder(g, ONTOLOGY, seed=1)
+    checked = 0
+    for q in qs:
+        if q.depth == 0:
+            continue
+        pasts = [p for p in builder.candidates(q) if builder.kind(q, p) == "walked_past"]
+        label = g.entities([q.path.end])[q.path.end].label
+        typed = [p for p in pasts if g.entities([p.end])[p.end].label == label]
+        chosen = [t for t in builder.build(q, g.start_ids()) if t.kind == "walked_past"]
+        if typed and chosen:
+            checked += 1
+            assert chosen[0].text in {builder.text(p) for p in typed}
+    assert checked >= 5
