@@ -132,8 +132,40 @@ def _base_manifest(base: Path) -> dict[str, Any]:
         if candidate.is_file():
             m = json.loads(candidate.read_text(encoding="utf-8"))
             t = m.get("training", {})
-            return {k: t[k] for k in ("community", "seed", "data_hash", "questions", "pairs") if k in t}
+            keys = ("community", "seed", "data_hash", "questions", "pairs", "options", "code")
+            return {k: t[k] for k in keys if k in t}
     return {}
+
+
+def code_version(root: Path | None = None) -> dict[str, Any]:
+    """The code that generated the data: package version, and the git commit when run from a checkout.
+
+    `dirty` is True when tracked files differ from the commit (the data may then differ from what
+    the commit generates).
+
+    Example:
+        >>> code_version(Path("/nonexistent"))["commit"] is None
+        True
+    """
+    import subprocess
+
+    from pathrag_gds import __version__
+
+    here = root or Path(__file__).resolve().parents[2]
+    out: dict[str, Any] = {"version": __version__, "commit": None, "dirty": None}
+
+    def git(*args: str) -> str | None:
+        try:
+            r = subprocess.run(["git", "-C", str(here), *args], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return r.stdout.strip() if r.returncode == 0 else None
+
+    if (here / ".git").exists():
+        out["commit"] = git("rev-parse", "HEAD")
+        status = git("status", "--porcelain", "--untracked-files=no")
+        out["dirty"] = None if status is None else bool(status)
+    return out
 
 
 def generate_questions(
@@ -367,6 +399,7 @@ def _tune_one(options: TuneOptions, s: Settings, progress: Progress | None, mode
             manifest["training"] = {
                 "community": options.community,
                 "options": options.recorded(),
+                "code": code_version(),
                 "ontology": info["ontology"],
                 "seed": options.seed,
                 "max_depth": options.max_depth,

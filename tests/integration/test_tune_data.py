@@ -29,7 +29,14 @@ from pathrag_gds.evaluation.metaqa import read_questions
 from pathrag_gds.graph import Graph
 from pathrag_gds.scoring import CrossEncoderScorer, tuned_model_dir
 from pathrag_gds.training.questions import normalize_question
-from pathrag_gds.training.tune import TuneOptions, build_pairs, generate_questions, resolve_base, tune
+from pathrag_gds.training.tune import (
+    TuneOptions,
+    build_pairs,
+    code_version,
+    generate_questions,
+    resolve_base,
+    tune,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -154,3 +161,7 @@ def test_same_seed_gives_the_same_model(settings: Settings, demo_community: str,
     assert a["training"]["data_hash"] == b["training"]["data_hash"]
     # the manifest records the options, and they ask for the same tune again
     assert TuneOptions(**a["training"]["options"]) == replace(opts, out=None)
+    # ... and the code that generated the data (the commit, when run from a git checkout)
+    assert a["training"]["code"] == b["training"]["code"] == code_version()
+    if (Path(__file__).resolve().parents[2] / ".git").exists():
+        assert len(a["training"]["code"]["commit"]) == 40
