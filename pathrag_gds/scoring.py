@@ -546,8 +546,11 @@ class CascadeScorer(Scorer):
     One batch (one depth of the search: the texts not scored before in the query) gets scores on
     ONE scale:
 
-    - the top `k` texts by bi-encoder cosine `b` get `alpha * c + (1 - alpha) * b`, with `c` the
-      cross-encoder score (sigmoid, in (0, 1)); `alpha = 1` is the cross-encoder alone;
+    - the top `k` texts by bi-encoder cosine `b` get `alpha * max(c, floor) + (1 - alpha) * b`, with
+      `c` the cross-encoder score (sigmoid, in (0, 1)); `alpha = 1` is the cross-encoder alone. Under
+      `floor` the cross-encoder's verdicts count as equal: it was trained to score every wrong path
+      0, so its order among the paths it rejects is noise, and the bi-encoder's order (and
+      tie-break) stands there;
     - every other text gets `lo - (b_k - b) - 1e-6`, where `lo` is the lowest top-`k` score and
       `b_k` the lowest bi-encoder cosine among the top `k` (`b <= b_k`): strictly below every
       top-`k` score, in the bi-encoder's order, falling off with the cosine gap.
@@ -564,6 +567,7 @@ class CascadeScorer(Scorer):
         cross: the cross-encoder.
         k: texts per batch the cross-encoder re-scores.
         alpha: weight of the cross-encoder in the top-`k` scores.
+        floor: cross-encoder scores under it count as equal (0: none).
         cross_texts: texts the cross-encoder has scored (all queries).
     """
 

@@ -6,8 +6,9 @@ latencies share the machine's load. Writes JSON to --out and prints a Markdown t
     .venv/bin/python scripts/bench_cascade.py bob --k 10 30 100
     .venv/bin/python scripts/bench_cascade.py metaqa --sample 100 --k 30
 
-The MetaQA report also counts hits per qtype (`by_qtype`: which question shapes a model gains or
-loses, e.g. `actor_to_movie_to_actor`, "who co-starred with X").
+The cascades use the settings' floor (`PATHRAG_CASCADE_FLOOR`, default 0.05; named in the scorer's
+label when set). The MetaQA report also counts hits per qtype (`by_qtype`: which question shapes a
+model gains or loses, e.g. `actor_to_movie_to_actor`, "who co-starred with X").
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def scorers(community: str, ks: list[int]) -> dict[str, Any]:
     for k in ks:
         for a in ALPHAS:
             name = (f"cascade@{k}" if k else "cross-all") + ("" if a == 1.0 else f" a={a:g}")
+            name += f" floor={s.cascade_floor:g}" if s.cascade_floor else ""
             out[name] = CascadeScorer(bi, cross, k, a, s.cascade_floor)  # type: ignore[arg-type]
     return out
 
@@ -139,14 +141,16 @@ def main() -> int:
     p.add_argument("--max-depth", type=int, default=3)
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--model", type=Path, default=None, help="cross-encoder folder (default: the tuned one)")
-    p.add_argument("--alpha", type=float, nargs="+", default=[1.0], help="cross-encoder weights")
+    p.add_argument(
+        "--alpha", type=float, nargs="+", help="cross-encoder weights (default: PATHRAG_CASCADE_ALPHA)"
+    )
     p.add_argument("--weight-length", type=float, default=None, help="Step 6 length term weight, all scorers")
     args = p.parse_args()
     if args.weight_length is not None:
         OVERRIDES["weight_length"] = args.weight_length
     global MODEL, ALPHAS
     MODEL = args.model
-    ALPHAS = args.alpha
+    ALPHAS = args.alpha or [get_settings().cascade_alpha]
     if args.suite == "bob":
         report = run_bob(args.k)
     else:
