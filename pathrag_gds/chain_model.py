@@ -1,0 +1,146 @@
+"""The chain scorer of a community: a tuned bi-encoder that reads questions and relation chains.
+
+`python -m pathrag_gds tune --community ID` trains it on questions generated from the graph and
+exports it to `models/tuned-<community>/chain/` (int8 ONNX, tokenizer, pooling config and a
+`manifest.json` whose `chain` entry holds the temperature it was trained at). A question costs one
+encoding (the topic masked as `X`); chain texts come from the ontology and their encodings are
+cached per model, so planning is a few dot products once the schema's chains are warm.
+
+Example:
+    >>> scorer = get_chain_scorer(get_settings(), "metaqa")  # doctest: +SKIP
+    >>> fn = scorer.scorer_for("who directed the films that X starred in")  # doctest: +SKIP
+    >>> fn(["Person starred in Movie ; Movie was directed by Person"])  # doctest: +SKIP
+    [0.83]
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from pathrag_gds.config import Settings, get_settings
+from pathrag_gds.encoders import Embedder, read_json
+from pathrag_gds.errors import ModelError
+from pathrag_gds.search.planner import ChainScoreFn
+
+log = logging.getLogger(__name__)
+
+#: The chain scorer's folder inside a community's tuned-model folder.
+CHAIN_FOLDER = "chain"
+#: Temperature of a manifest that does not record one (what training uses by default).
+DEFAULT_TEMPERATURE = 0.05
+NO_MODEL_HINT = (
+    "community {community!r} has no chain model ({folder}): the search scores paths by their text "
+    "alone; run `python -m pathrag_gds tune --community {community}` to train one"
+)
+
+
+def chain_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
+    """`models/tuned-<community>/chain/` (the community name made safe for a folder name).
+
+    Example:
+        >>> chain_model_dir(Settings(), "metaqa", Path("models")).as_posix()
+        'models/tuned-metaqa/chain'
+    """
+    from pathrag_gds.scoring import tuned_model_dir
+
+    return tuned_model_dir(settings, community_id, models_dir) / CHAIN_FOLDER
+
+
+class ChainScorer:
+    """Cosine similarity of a question to chain texts, with the chain encodings cached.
+
+    Args:
+        model_dir: an exported chain model folder (see the module docstring).
+        quantization: `int8` or `fp32`.
+        threads: onnxruntime intra-op threads.
+
+    Raises:
+        ModelError: the folder is not a chain model (the message names the folder).
+    """
+
+    name = "chains"
+
+    def __init__(self, model_dir: Path, *, quantization: str = "int8", threads: int = 1) -> None:
+        manifest = read_json(model_dir / "manifest.json")
+        chain = manifest.get("chain") if isinstance(manifest, dict) else None
+        if not isinstance(chain, dict):
+            raise ModelError(
+                f"{model_dir} is not a chain model (its manifest.json has no 'chain' entry): "
+                "re-run `python -m pathrag_gds tune` for the community, or remove the folder"
+            )
+        self.model_dir = model_dir
+        self.temperature = float(chain.get("temperature", DEFAULT_TEMPERATURE))
+        self.ontology_hash = chain.get("ontology")
+        #: the longest chain its training questions asked for: longer chains are not planned
+        self.max_depth = int((chain.get("options") or {}).get("max_depth", 3))
+        try:
+            self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
+        except ModelError as exc:
+            raise ModelError(f"the chain model in {model_dir} cannot be used: {exc}") from exc
+        self._cache: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def encode_question(self, masked_question: str) -> np.ndarray:
+        """The question's vector (mask the topic as `X` first, as training did)."""
+        return np.asarray(self.embedder.encode([masked_question])[0], dtype=np.float32)
+
+    def chain_vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of chain texts, encoded once per scorer and then cached."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+            if missing:
+                for t, v in zip(missing, self.embedder.encode(missing), strict=True):
+                    self._cache[t] = np.asarray(v, dtype=np.float32)
+            return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
+
+    def scorer_for(self, masked_question: str) -> ChainScoreFn:
+        """A chain score function for one question (one encoding, then dot products)."""
+        q = self.encode_question(masked_question)
+
+        def score(texts: Sequence[str]) -> list[float]:
+            if not texts:
+                return []
+            return [float(x) for x in self.chain_vectors(texts) @ q]
+
+        return score
+
+
+_scorers: dict[tuple[str, str, int], ChainScorer] = {}
+_missing_said: set[str] = set()
+_lock = threading.Lock()
+
+
+def get_chain_scorer(settings: Settings | None, community_id: str | None) -> ChainScorer | None:
+    """The community's chain scorer (cached), or None when it has none (said once per community).
+
+    Raises:
+        ModelError: the folder exists but is not a usable chain model.
+    """
+    s = settings or get_settings()
+    if community_id is None or not s.chain_planning:
+        return None
+    folder = chain_model_dir(s, community_id)
+    with _lock:
+        if not (folder / "manifest.json").is_file():
+            if community_id not in _missing_said:
+                _missing_said.add(community_id)
+                log.warning(NO_MODEL_HINT.format(community=community_id, folder=folder))
+            return None
+        key = (str(folder), s.quantization, s.threads)
+        scorer = _scorers.get(key)
+        if scorer is None:
+            scorer = ChainScorer(folder, quantization=s.quantization, threads=s.threads)
+            _scorers[key] = scorer
+        return scorer
+
+
+def reset_chain_scorers() -> None:
+    """Forget cached chain scorers and hints (tests, after `tune`)."""
+    with _lock:
+        _scorers.clear()
+        _missing_said.clear()

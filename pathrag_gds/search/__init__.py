@@ -1,0 +1,1 @@
+"""The search's pure parts: chain planning (`planner`)."""

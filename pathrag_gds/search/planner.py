@@ -1,0 +1,232 @@
+"""Chain planning: which relation chains (type + walk direction per hop) a question asks for.
+
+The answer to a multi-hop question is the set of entities at the end of a relation chain from the
+entity it names. The planner works at the schema level, never on entity names: from the topic's
+type label and the ontology's source/target labels it proposes the next steps of every kept chain
+(a relationship type with its direction), scores each chain as a whole with a chain scorer
+(question vs. the chain's text, e.g. ``Movie was directed by Person ; Person directed Movie``),
+keeps the best `beam` per depth, and turns the scores of everything it saw into probabilities
+(softmax at the scorer's temperature). The empty chain (``Movie itself``) competes too: a question
+about the topic itself.
+
+Pure: the scorer is any callable from chain texts to similarities; no database, no model here.
+
+Example:
+    >>> from pathrag_gds.ontology import Ontology
+    >>> onto = Ontology.from_mapping({"relationship_types": [
+    ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
+    ...      "source": ["Person"], "target": ["Animal"]}]})
+    >>> [chain_text(onto, c) for c in next_chains(onto, TypedChain((), ("Animal",)))]
+    ['Animal is owned by Person']
+    >>> plan = plan_chains(lambda texts: [1.0 if "owned" in t else 0.0 for t in texts], onto,
+    ...                    "Animal", max_depth=2, temperature=0.1)
+    >>> plan.best
+    (('owns', 'in'),)
+    >>> sorted(plan.allowed(()))
+    [('owns', 'in')]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import Direction, Path
+
+#: One hop of a chain: relationship type and walk direction (`out`: along the arrow).
+Step = tuple[str, Direction]
+#: A relation chain: its steps in walk order.
+Chain = tuple[Step, ...]
+#: A chain scorer: similarity of the question to each chain text (higher is better).
+ChainScoreFn = Callable[[Sequence[str]], Sequence[float]]
+
+#: The label written for an entity type the ontology does not constrain.
+ANY_LABEL = "Entity"
+
+
+def path_chain(path: Path) -> Chain:
+    """The chain a path walks.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge
+        >>> path_chain(Path(("bob", "jane"), (Edge("owns", "jane", "bob", "in"),)))
+        (('owns', 'in'),)
+    """
+    return tuple((e.type, e.direction) for e in path.edges)
+
+
+def step_token(step: Step) -> str:
+    """`type:out` / `type:in`: how results and gold files write one step.
+
+    Example:
+        >>> step_token(("directed_by", "in"))
+        'directed_by:in'
+    """
+    return f"{step[0]}:{step[1]}"
+
+
+def step_sentence(ontology: Ontology, step: Step, here: str, there: str) -> str:
+    """One step as a typed sentence read in walk order, from `here` (a label) to `there`.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),))
+        >>> step_sentence(onto, ("directed_by", "in"), "Person", "Movie")
+        'Person directed Movie'
+    """
+    rel = ontology.relation(step[0])
+    if step[1] == "out":
+        return f"{here} {rel.phrase} {there}"
+    if rel.inverse_phrase:
+        return f"{here} {rel.inverse_phrase} {there}"
+    return f"{there} {rel.phrase} {here}, read backwards"
+
+
+@dataclass(frozen=True, slots=True)
+class TypedChain:
+    """A chain with the entity type label at each of its positions (`labels[0]`: the topic's)."""
+
+    steps: Chain
+    labels: tuple[str, ...]
+
+    @property
+    def depth(self) -> int:
+        """Hops."""
+        return len(self.steps)
+
+    def sentences(self, ontology: Ontology) -> list[str]:
+        """One typed sentence per hop (the empty chain: `<label> itself`)."""
+        if not self.steps:
+            return [f"{self.labels[0]} itself"]
+        return [
+            step_sentence(ontology, s, self.labels[i], self.labels[i + 1]) for i, s in enumerate(self.steps)
+        ]
+
+
+def chain_text(ontology: Ontology, chain: TypedChain) -> str:
+    """The text a chain scorer reads: its step sentences joined with ` ; `.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),))
+        >>> chain_text(onto, TypedChain((("directed_by", "out"), ("directed_by", "in")),
+        ...                             ("Movie", "Person", "Movie")))
+        'Movie was directed by Person ; Person directed Movie'
+    """
+    return " ; ".join(chain.sentences(ontology))
+
+
+def _fits(labels: Sequence[str], label: str) -> bool:
+    return not labels or label in labels or label == ANY_LABEL
+
+
+def next_chains(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
+    """Every one-step extension the ontology allows from the chain's last type label.
+
+    A step out needs the label among the relation's source labels (none listed: any), a step in
+    among its target labels; the label reached is each of the other end's labels (`Entity` when
+    the ontology lists none). A relation stored both ways round (source and target labels overlap)
+    gives both directions.
+    """
+    here = chain.labels[-1]
+    out: list[TypedChain] = []
+    for rel in ontology.relation_types:
+        for direction, near, far in (
+            ("out", rel.source_labels, rel.target_labels),
+            ("in", rel.target_labels, rel.source_labels),
+        ):
+            if not _fits(near, here):
+                continue
+            for there in far or (ANY_LABEL,):
+                step: Step = (rel.type, direction)  # type: ignore[assignment]
+                out.append(TypedChain(chain.steps + (step,), chain.labels + (there,)))
+    return out
+
+
+@dataclass(frozen=True)
+class ChainPlan:
+    """The chains a question asks for from one topic label, with probabilities.
+
+    `probs` holds the kept chains (the best `keep`); `allowed(prefix)` the next steps the search
+    may take from a path that has walked `prefix`.
+    """
+
+    probs: dict[Chain, float]
+    texts: dict[Chain, str] = field(default_factory=dict)
+    #: chains scored in all (the planner's work)
+    scored: int = 0
+
+    @property
+    def best(self) -> Chain:
+        """The most probable kept chain (the shorter of two equally probable ones)."""
+        return max(self.probs.items(), key=lambda kv: (kv[1], -len(kv[0])))[0]
+
+    def prob(self, chain: Chain) -> float:
+        """The probability of a kept chain; 0 for any other."""
+        return self.probs.get(chain, 0.0)
+
+    def allowed(self, prefix: Chain) -> set[Step]:
+        """Next steps that keep a path on a kept chain (empty: the path should stop here)."""
+        n = len(prefix)
+        return {c[n] for c in self.probs if len(c) > n and c[:n] == prefix}
+
+
+def softmax(scores: Sequence[float], temperature: float) -> list[float]:
+    """Softmax of `scores / temperature` (numerically stable).
+
+    Example:
+        >>> [round(p, 3) for p in softmax([1.0, 0.0], 1.0)]
+        [0.731, 0.269]
+    """
+    if not scores:
+        return []
+    m = max(scores)
+    ex = [math.exp((s - m) / temperature) for s in scores]
+    total = sum(ex)
+    return [e / total for e in ex]
+
+
+def plan_chains(
+    score: ChainScoreFn,
+    ontology: Ontology,
+    labels: str | Iterable[str],
+    *,
+    max_depth: int,
+    beam: int = 64,
+    keep: int = 5,
+    temperature: float = 0.05,
+) -> ChainPlan:
+    """Beam search over the schema's chains from a topic with these type labels.
+
+    Every chain up to `max_depth` hops that the beam reaches is scored as a complete chain; the
+    `beam` best of each depth are extended. Probabilities are a softmax over everything scored (the
+    empty chain included); the `keep` most probable chains are kept. An entity with several labels
+    plans from each and keeps the better probability of a chain found twice.
+    """
+    starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
+    scored: dict[Chain, float] = {}
+    texts: dict[Chain, str] = {}
+    for label in starts:
+        level = [TypedChain((), (label,))]
+        cand: list[TypedChain] = list(level)
+        for depth in range(max_depth + 1):
+            if depth > 0:
+                cand = [n for c in level for n in next_chains(ontology, c)]
+            if not cand:
+                break
+            ts = [chain_text(ontology, c) for c in cand]
+            sims = [float(x) for x in score(ts)]
+            for c, t, sim in zip(cand, ts, sims, strict=True):
+                if c.steps not in scored or sim > scored[c.steps]:
+                    scored[c.steps] = sim
+                    texts[c.steps] = t
+            ranked = sorted(zip(sims, range(len(cand)), strict=True), key=lambda x: (-x[0], x[1]))
+            level = [cand[i] for _, i in ranked[:beam]]
+    chains = list(scored)
+    probs = softmax([scored[c] for c in chains], temperature)
+    order = sorted(range(len(chains)), key=lambda i: (-probs[i], len(chains[i]), chains[i]))[:keep]
+    return ChainPlan(
+        {chains[i]: probs[i] for i in order}, {chains[i]: texts[chains[i]] for i in order}, len(chains)
+    )

@@ -1,0 +1,217 @@
+"""`tune` for the chain scorer: generate questions from the graph, train, export (needs torch).
+
+Steps: questions by random walks over the community, phrased with its ontology (no benchmark
+question is read, not even to exclude it); rows with hard negative chains (:mod:`.chains`);
+fine-tune; export ONNX int8 into `models/tuned-<community>/chain/`, built beside the old folder
+and swapped in at the end so a failed run leaves the previous model in place.
+
+Example:
+    >>> ChainTuneOptions(community="metaqa").questions
+    4000
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pathrag_gds.config import Settings, get_settings
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.planner import chain_text
+
+Progress = Callable[[str, int, int, str], None]
+
+#: Held-out questions (at most), and schema chains per start type they are ranked among.
+HOLDOUT_MAX = 200
+HOLDOUT_POOL = 256
+
+
+@dataclass
+class ChainTuneOptions:
+    """What `python -m pathrag_gds tune --community ID` asks of the chain scorer."""
+
+    community: str
+    questions: int = 4000
+    minutes: float = 12.0
+    epochs: float = 2.0
+    seed: int = 0
+    max_depth: int = 3
+    negatives: int = 4
+    batch_size: int = 16
+    hub_cap: int = 25
+    threads: int = 2
+    out: Path | None = None
+
+
+@dataclass
+class ChainTuneResult:
+    """Counts, timings and where the model went."""
+
+    model_dir: Path
+    questions: int
+    rows: int
+    timings_s: dict[str, float] = field(default_factory=dict)
+    training: dict[str, Any] = field(default_factory=dict)
+
+
+def ontology_fingerprint(ontology: Ontology) -> str:
+    """A short hash of what chain texts are made of (relation types, phrases, labels).
+
+    Example:
+        >>> ontology_fingerprint(Ontology("o")) == ontology_fingerprint(Ontology("o"))
+        True
+    """
+    parts = sorted(
+        (r.type, r.phrase, r.inverse_phrase, tuple(r.source_labels), tuple(r.target_labels))
+        for r in ontology.relation_types
+    )
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+
+def tune_chains(
+    options: ChainTuneOptions, settings: Settings | None = None, progress: Progress | None = None
+) -> ChainTuneResult:
+    """Generate, train, export the community's chain scorer.
+
+    Raises:
+        InvalidInput: the community does not exist.
+        ModelError: torch or the base model is missing.
+    """
+    from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
+    from pathrag_gds.export import export_embedding, write_manifest
+    from pathrag_gds.service import PathRag
+    from pathrag_gds.training.chains import (
+        ChainTrainConfig,
+        chain_rows,
+        schema_chains,
+        train_chain_scorer,
+        typed_chain,
+    )
+    from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
+    from pathrag_gds.training.source import Neo4jSource
+
+    s = settings or get_settings()
+    svc = PathRag(s)
+    if options.community not in svc.info.communities:
+        raise InvalidInput(
+            f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
+        )
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    ontology = svc.ontology_for(options.community, None)
+    relations = [r for r in ontology.relation_names if r in svc.info.types]
+    source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
+    gen = QuestionGenerator(
+        source,
+        ontology,
+        seed=options.seed,
+        max_depth=options.max_depth,
+        entity_share=0.05,
+        anchored_share=0.0,
+        with_answers=False,
+    )
+    questions: list[GeneratedQuestion] = []
+    step = max(1, options.questions // 20)
+    while len(questions) < options.questions:
+        batch = gen.generate(min(step, options.questions - len(questions)))
+        if not batch:
+            break
+        questions.extend(batch)
+        if progress is not None:
+            progress("questions", len(questions), options.questions, "")
+    entities = source.entities(sorted({n for q in questions for n in q.path.node_ids}))
+    timings["generate"] = time.perf_counter() - t0
+
+    rng = random.Random(options.seed)
+    order = list(range(len(questions)))
+    rng.shuffle(order)
+    n_hold = min(HOLDOUT_MAX, len(questions) // 10)
+    hold = [questions[i] for i in order[:n_hold]]
+    train = [questions[i] for i in order[n_hold:]]
+    rows = chain_rows(
+        train, entities, ontology, max_depth=options.max_depth, negatives=options.negatives, seed=options.seed
+    )
+    pools: dict[str, list[str]] = {}
+    holdout = []
+    for q in hold:
+        if q.anchored:
+            continue
+        positive = typed_chain(ontology, q, entities)
+        if positive is None:
+            continue
+        label = positive.labels[0]
+        if label not in pools:
+            pools[label] = [
+                chain_text(ontology, c)
+                for c in schema_chains(ontology, label, options.max_depth, limit=HOLDOUT_POOL)
+            ]
+        from pathrag_gds.intent import mask_mentions
+
+        masked = mask_mentions(q.question, [entities[q.path.start].name])
+        holdout.append((masked, chain_text(ontology, positive), pools[label]))
+
+    config = ChainTrainConfig(
+        seed=options.seed,
+        minutes=options.minutes,
+        epochs=options.epochs,
+        batch_size=options.batch_size,
+        threads=options.threads,
+    )
+    t1 = time.perf_counter()
+
+    def step_progress(i: int, n: int, loss: float) -> None:
+        if progress is not None:
+            progress("train", i, n, f"loss {loss:.3f}")
+
+    model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
+    staging = model_dir.parent / f".{model_dir.name}.partial"
+    with tempfile.TemporaryDirectory(prefix="pathrag-chains-") as tmp:
+        result = train_chain_scorer(rows, holdout, Path(tmp) / "st", config, step_progress)
+        timings["train"] = time.perf_counter() - t1
+        t2 = time.perf_counter()
+        if staging.exists():
+            shutil.rmtree(staging)
+        exported = export_embedding(
+            staging.parent, source=result.model_dir, name=staging.name, progress=False
+        )
+    timings["export"] = time.perf_counter() - t2
+    training = {
+        "steps": result.steps,
+        "planned_steps": result.planned_steps,
+        "stopped_by_clock": result.stopped_by_clock,
+        "seconds": round(result.seconds, 1),
+        "rows": result.rows,
+        "holdout_questions": result.holdout_rows,
+        "holdout_top1": result.holdout_top1,
+        "final_loss": round(sum(result.losses[-20:]) / max(1, len(result.losses[-20:])), 4),
+        "config": asdict(config),
+    }
+    manifest = dict(exported.manifest)
+    manifest["name"] = f"chain scorer of {options.community}"
+    manifest["kind"] = "chain-scorer"
+    manifest["chain"] = {
+        "temperature": config.temperature,
+        "ontology": ontology_fingerprint(ontology),
+        "community": options.community,
+        "questions": len(questions),
+        "training": training,
+        "options": {
+            k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(options).items() if k != "out"
+        },
+        "data": "questions generated from the community's own graph and ontology; no benchmark file read",
+    }
+    write_manifest(staging, manifest)
+    if model_dir.exists():
+        shutil.rmtree(model_dir)
+    staging.rename(model_dir)
+    reset_chain_scorers()
+    return ChainTuneResult(model_dir, len(questions), len(rows), timings, training)

@@ -1,0 +1,181 @@
+"""Chain planning and chain training rows: pure logic, fake scorers, no database."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import Edge, EntityRecord, Path
+from pathrag_gds.search.planner import (
+    TypedChain,
+    chain_text,
+    next_chains,
+    path_chain,
+    plan_chains,
+    softmax,
+    step_token,
+)
+from pathrag_gds.training.chains import chain_rows, hard_negatives, schema_chains, typed_chain
+from pathrag_gds.training.questions import GeneratedQuestion
+
+MOVIES = Ontology.from_mapping(
+    {
+        "relationship_types": [
+            {
+                "type": "directed_by",
+                "phrase": "was directed by",
+                "inverse_phrase": "directed",
+                "source": ["Movie"],
+                "target": ["Person"],
+            },
+            {
+                "type": "starred_actors",
+                "phrase": "starred",
+                "inverse_phrase": "starred in",
+                "source": ["Movie"],
+                "target": ["Person"],
+            },
+            {
+                "type": "release_year",
+                "phrase": "was released in",
+                "inverse_phrase": "is the release year of",
+                "source": ["Movie"],
+                "target": ["Year"],
+            },
+        ]
+    }
+)
+
+
+def keyword_scorer(*wanted: str):  # type: ignore[no-untyped-def]
+    """A fake chain scorer: +1 for each wanted sentence the text holds in order, -0.1 a hop."""
+
+    def score(texts):  # type: ignore[no-untyped-def]
+        out = []
+        for t in texts:
+            sentences = t.split(" ; ")
+            hits = sum(1 for i, w in enumerate(wanted) if i < len(sentences) and sentences[i] == w)
+            exact = len(sentences) == len(wanted)
+            out.append(hits + (0.5 if exact else 0.0) - 0.1 * len(sentences))
+        return out
+
+    return score
+
+
+def test_next_chains_respect_types_and_directions() -> None:
+    from_person = next_chains(MOVIES, TypedChain((), ("Person",)))
+    assert sorted(c.steps[0] for c in from_person) == [("directed_by", "in"), ("starred_actors", "in")]
+    assert all(c.labels == ("Person", "Movie") for c in from_person)
+    from_movie = next_chains(MOVIES, TypedChain((), ("Movie",)))
+    assert {c.steps[0][1] for c in from_movie} == {"out"}
+    assert len(from_movie) == 3
+
+
+def test_chain_text_reads_each_hop_in_walk_order() -> None:
+    chain = TypedChain(
+        (("starred_actors", "in"), ("directed_by", "out")), ("Person", "Movie", "Person")
+    )
+    assert chain_text(MOVIES, chain) == "Person starred in Movie ; Movie was directed by Person"
+    assert chain_text(MOVIES, TypedChain((), ("Person",))) == "Person itself"
+
+
+def test_plan_finds_the_scored_chain_and_allows_only_its_prefixes() -> None:
+    score = keyword_scorer("Person starred in Movie", "Movie was directed by Person")
+    plan = plan_chains(score, MOVIES, "Person", max_depth=3, keep=2, temperature=0.1)
+    assert plan.best == (("starred_actors", "in"), ("directed_by", "out"))
+    assert plan.allowed(()) == {("starred_actors", "in")}
+    assert plan.allowed((("starred_actors", "in"),)) == {("directed_by", "out")}
+    assert plan.allowed((("directed_by", "in"),)) == set()
+    assert plan.prob(plan.best) > 0.5
+    assert plan.prob((("directed_by", "in"),)) == 0.0
+
+
+def test_plan_tells_direction_apart() -> None:
+    # the same relation walked the other way is another chain
+    score = keyword_scorer("Person directed Movie")
+    plan = plan_chains(score, MOVIES, "Person", max_depth=2, keep=1, temperature=0.1)
+    assert plan.best == (("directed_by", "in"),)
+
+
+def test_plan_probabilities_sum_to_at_most_one_and_beam_limits_work() -> None:
+    calls: list[int] = []
+
+    def flat(texts):  # type: ignore[no-untyped-def]
+        calls.append(len(texts))
+        return [0.0] * len(texts)
+
+    plan = plan_chains(flat, MOVIES, "Movie", max_depth=3, beam=2, keep=100, temperature=1.0)
+    assert sum(plan.probs.values()) == pytest.approx(1.0)
+    # depth 0: 1, depth 1: 3 steps, depth 2: 2 kept x 2 steps back, depth 3: 2 kept x 3
+    assert calls == [1, 3, 4, 6]
+    assert plan.scored == 14
+
+
+def test_softmax_is_stable() -> None:
+    p = softmax([1000.0, 999.0], 1.0)
+    assert p[0] > p[1] and sum(p) == pytest.approx(1.0)
+
+
+def test_path_chain_and_tokens() -> None:
+    p = Path(("m", "d"), (Edge("directed_by", "m", "d", "out"),))
+    assert path_chain(p) == (("directed_by", "out"),)
+    assert step_token(path_chain(p)[0]) == "directed_by:out"
+
+
+def test_schema_chains_and_hard_negatives() -> None:
+    pool = schema_chains(MOVIES, "Person", 3)
+    assert pool[0].steps == ()
+    assert len({c.steps for c in pool}) == len(pool)
+    positive = next(c for c in pool if c.steps == (("starred_actors", "in"), ("directed_by", "out")))
+    negs = hard_negatives(positive, pool, 6, random.Random(0))
+    assert positive not in negs and len(negs) == 6
+    steps = [n.steps for n in negs]
+    # one relation changed / one direction flipped come first, then one hop short or long
+    assert (("directed_by", "in"), ("directed_by", "out")) in steps or (
+        ("starred_actors", "in"),
+        ("starred_actors", "out"),
+    ) in steps
+    assert (("starred_actors", "in"),) in steps or any(len(s) == 3 and s[:2] == positive.steps for s in steps)
+
+
+def test_chain_rows_mask_the_topic_and_use_the_walk() -> None:
+    ents = {
+        "m": EntityRecord("m", ("Movie",), "Heat"),
+        "p": EntityRecord("p", ("Person",), "Al Pacino"),
+    }
+    path = Path(("p", "m"), (Edge("starred_actors", "m", "p", "in"),))
+    q = GeneratedQuestion(0, "Which movie did Al Pacino star in?", "1-hop:x", path, ("m",))
+    assert typed_chain(MOVIES, q, ents) == TypedChain((("starred_actors", "in"),), ("Person", "Movie"))
+    rows = chain_rows([q], ents, MOVIES, max_depth=2, negatives=3)
+    assert rows[0].question == "Which movie did X star in?"
+    assert rows[0].positive == "Person starred in Movie"
+    assert "Person starred in Movie" not in rows[0].negatives
+    assert len(rows[0].negatives) == 3
+
+
+def test_a_folder_that_is_not_a_chain_model_is_named_in_the_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathrag_gds.chain_model import ChainScorer
+    from pathrag_gds.errors import ModelError
+
+    (tmp_path / "manifest.json").write_text('{"kind": "embedding"}', encoding="utf-8")
+    with pytest.raises(ModelError, match=str(tmp_path)):
+        ChainScorer(tmp_path)
+    (tmp_path / "manifest.json").write_text('{"chain": {"temperature": 0.05}}', encoding="utf-8")
+    with pytest.raises(ModelError, match=str(tmp_path)):
+        ChainScorer(tmp_path)  # a chain manifest without the model files
+
+
+def test_a_community_without_a_chain_model_falls_back_and_says_so_once(tmp_path, caplog) -> None:  # type: ignore[no-untyped-def]
+    from pathrag_gds.chain_model import get_chain_scorer, reset_chain_scorers
+    from pathrag_gds.config import Settings
+
+    reset_chain_scorers()
+    s = Settings(models_dir=tmp_path)
+    with caplog.at_level("WARNING", logger="pathrag_gds.chain_model"):
+        assert get_chain_scorer(s, "nowhere") is None
+        assert get_chain_scorer(s, "nowhere") is None
+    said = [r for r in caplog.records if "no chain model" in r.getMessage()]
+    assert len(said) == 1 and "tune --community nowhere" in said[0].getMessage()
+    assert get_chain_scorer(Settings(models_dir=tmp_path, chain_planning=False), "x") is None
