@@ -121,6 +121,15 @@ class Settings(BaseModel):
     #: share of the entities the question describes in other words (`Kitchen clean-up` for "when
     #: the kitchen was cleaned up") on the path; measured on the Bob suite (docs/benchmarks.md).
     weight_described: float = Field(0.1, ge=0.0, le=10.0)
+    #: Plan the walk over relation chains where the community has a chain model
+    #: (`models/tuned-<community>/chain/`, made by `tune`): paths from the question's topic entities
+    #: walk only the planned chains' next steps, and a path's chain probability is added to its score.
+    chain_planning: bool = True
+    #: Weight of a path's chain probability (in [0, 1]) in its score, beside the path-text score.
+    weight_chain: float = Field(1.0, ge=0.0, le=10.0)
+    #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
+    chain_beam: int = Field(16, ge=1, le=10000)
+    chain_keep: int = Field(5, ge=1, le=100)
     #: Narrow the relation whitelist per intent and depth (relations that can still reach an expected type).
     #: Off: it changed no Hits@1 on the Bob suite or MetaQA dev (docs/benchmarks.md).
     intent_whitelist: bool = False

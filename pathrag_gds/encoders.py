@@ -280,7 +280,8 @@ class PoolingConfig:
         sbert = read_json(model_dir / "sentence_bert_config.json")
         return cls(
             mode=modes[0],
-            dim=int(pcfg["word_embedding_dimension"]),
+            # sentence-transformers 6 writes `embedding_dimension`, older ones `word_embedding_dimension`
+            dim=int(pcfg.get("word_embedding_dimension", pcfg.get("embedding_dimension", 0))),
             normalize="Normalize" in kinds,
             max_length=int(sbert.get("max_seq_length", 512)),
             lowercase=bool(sbert.get("do_lower_case", False)),

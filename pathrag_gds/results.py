@@ -59,6 +59,8 @@ class PathResult(BaseModel):
     edges: list[EdgeOut]
     answer_candidates: list[AnswerCandidate]
     sources: list[SourceChunk] = Field(default_factory=list)
+    #: the relation chain walked, one `type:out` / `type:in` per hop
+    chain: list[str] = Field(default_factory=list)
 
     @property
     def node_ids(self) -> list[str]:

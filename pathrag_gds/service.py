@@ -26,7 +26,7 @@ from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all
 from pathrag_gds.config import ScoringMode, Settings, get_settings
 from pathrag_gds.errors import InvalidInput, QueryCancelled, QueryTimeout, SchemaError
 from pathrag_gds.graph import Graph, RoundTripCounter
-from pathrag_gds.intent import Intent, infer_intent, named_entities, relations_allowed
+from pathrag_gds.intent import Intent, infer_intent, mask_mentions, named_entities, relations_allowed
 from pathrag_gds.ontology import EntityType, Ontology, RelationType
 from pathrag_gds.paths import Edge, EntityRecord, Path
 from pathrag_gds.results import (
@@ -40,6 +40,7 @@ from pathrag_gds.results import (
     SourceChunk,
 )
 from pathrag_gds.scoring_terms import TermWeights, rank_answers, term_parts, weighted_sum
+from pathrag_gds.search.planner import ChainPlan, path_chain, plan_chains, step_token
 from pathrag_gds.serialize import approx_tokens, path_context, serialize_path
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,14 @@ class _QueryState:
     deadline: float | None
     cancel: threading.Event | None
     intent: Intent | None = None
+    #: entities the question names word for word (the topics of chain planning)
+    topics: set[str] = field(default_factory=set)
+    #: chain plans of the topic seeds (seed id -> plan); empty: no chain planning for this query
+    plans: dict[str, ChainPlan] = field(default_factory=dict)
+
+    def plan_of(self, path: Path) -> ChainPlan | None:
+        """The chain plan that governs a path (its start's), if any."""
+        return self.plans.get(path.start)
 
     def check(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -351,10 +360,14 @@ class PathRag:
             seeds = self._seeds(state, seed_n, community_id)
         state.tick("seed", t0)
         state.named = self._named_in(query, state.entities.values())
+        state.topics = set(state.named)
         t0 = time.perf_counter()
         state.intent = infer_intent(query, ontology, self.embedder, state.entities.values())
         state.named |= set(state.intent.described)  # named in other words: not the answer either
         state.tick("intent", t0)
+        t0 = time.perf_counter()
+        state.plans = self._plan(state, ontology, seeds, community_id, max_depth, given=seed_ids is not None)
+        state.tick("plan", t0)
 
         candidates = Candidates()
         depth_stats: list[DepthStat] = []
@@ -407,7 +420,7 @@ class PathRag:
             scored = self._score(state, qscorer, ontology, children, parents, depth, mode)
             t0 = time.perf_counter()
             if depth >= s.min_depth:
-                scored = [x for x in scored if x.model_score >= s.min_score]
+                scored = [x for x in scored if max(x.model_score, x.parts.get("chain", 0.0)) >= s.min_score]
             candidates.extend(scored)
             kept = local_keep_all(scored, s.local_keep_m, depth, s.min_depth)
             beam = global_keep(kept, s.beam_width, by_frontier=s.beam_by_frontier)
@@ -512,6 +525,51 @@ class PathRag:
             return base
         return relations_allowed(ontology, state.intent, base, depth, max_depth)
 
+    def _plan(
+        self,
+        state: _QueryState,
+        ontology: Ontology,
+        seeds: list[PathRag._Seed],
+        community_id: str | None,
+        max_depth: int,
+        *,
+        given: bool,
+    ) -> dict[str, ChainPlan]:
+        """Chain plans of the question's topic entities: the seeds it names (all given seeds).
+
+        None without a chain model for the community (the path-text scorer alone decides), or
+        without a topic among the seeds. The topics' names are masked as `X` for the chain scorer,
+        as its training questions were; one plan per distinct set of type labels.
+        """
+        from pathrag_gds.chain_model import get_chain_scorer
+
+        scorer = get_chain_scorer(self.settings, community_id)
+        if scorer is None or not seeds:
+            return {}
+        ids = [sd.id for sd in seeds]
+        topics = ids if given else [i for i in ids if i in state.topics]
+        if not topics:
+            return {}
+        names = [state.entities[t].name for t in topics]
+        score = scorer.scorer_for(mask_mentions(state.query, names))
+        s = self.settings
+        by_labels: dict[tuple[str, ...], ChainPlan] = {}
+        plans = {}
+        for t in topics:
+            labels = state.entities[t].labels
+            if labels not in by_labels:
+                by_labels[labels] = plan_chains(
+                    score,
+                    ontology,
+                    labels,
+                    max_depth=min(max_depth, scorer.max_depth),
+                    beam=s.chain_beam,
+                    keep=s.chain_keep,
+                    temperature=scorer.temperature,
+                )
+            plans[t] = by_labels[labels]
+        return plans
+
     def _record(self, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
         s = self.settings
         props = dict(props)
@@ -574,18 +632,27 @@ class PathRag:
         self, state: _QueryState, beam: list[ScoredPath], whitelist: list[str]
     ) -> tuple[list[Path], list[int | None]]:
         s = self.settings
-        rows = self.graph.read(
-            "expand",
-            counter=state.counter,
-            beam=[
+        items = []
+        for i, b in enumerate(beam):
+            plan = state.plan_of(b.path)
+            steps = None if plan is None else sorted(step_token(x) for x in plan.allowed(path_chain(b.path)))
+            if steps == []:
+                continue  # the path has walked a whole planned chain: it stops here
+            items.append(
                 {
                     "pid": i,
                     "frontier": b.path.end,
                     "nodes": list(b.path.node_ids),
                     "keys": list(b.path.edge_keys),
+                    "steps": steps,
                 }
-                for i, b in enumerate(beam)
-            ],
+            )
+        if not items:
+            return [], []
+        rows = self.graph.read(
+            "expand",
+            counter=state.counter,
+            beam=items,
             rels=whitelist,
             cap=s.cap_per_relation,
             limit=s.expand_per_path,
@@ -645,6 +712,11 @@ class PathRag:
                 terms = term_parts(p, state.entities, state.intent, weights, state.named)
                 f += weighted_sum(terms, weights)
                 parts.update(terms)
+            plan = state.plan_of(p)
+            if plan is not None:
+                parts["instance"] = f
+                parts["chain"] = plan.prob(path_chain(p))
+                f += s.weight_chain * parts["chain"]
             parts["final"] = f
             out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts, text=text, tie=tie))
         state.tick("score", t0)
@@ -720,6 +792,7 @@ class PathRag:
                         for a, why in answers
                     ],
                     sources=path_sources,
+                    chain=[step_token(x) for x in path_chain(p)],
                 )
             )
         return out

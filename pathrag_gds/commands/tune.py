@@ -1,14 +1,18 @@
-"""`python -m pathrag_gds tune`: train a cross-encoder for one graph from questions the graph generates.
+"""`python -m pathrag_gds tune`: train a graph's models from questions the graph itself generates.
 
-Steps (with progress): generate questions by random walks over the community and phrase them with
-its ontology; build pairs (the path as the search serializes it, plus hard negatives, some picked by
-the bi-encoder); fine-tune all-MiniLM-L6-v2 as a cross-encoder on CPU (time-boxed with
-`--minutes`); export ONNX int8 to `models/tuned-<community>/` with a manifest. From then on the
-search scores that community with the cascade (bi-encoder, then the cross-encoder on the best
-`PATHRAG_CASCADE_K`). Needs torch (`pip install -e .[train]`).
+`--model chains` (the default) trains the chain scorer that plans the search's walk over relation
+chains (:mod:`pathrag_gds.training.chain_tune`, `models/tuned-<community>/chain/`). `--model paths`
+trains the path cross-encoder of the cascade; its steps (with progress): generate questions by
+random walks over the community and phrase them with its ontology; build pairs (the path as the
+search serializes it, plus hard negatives, some picked by the bi-encoder); fine-tune
+all-MiniLM-L6-v2 as a cross-encoder on CPU (time-boxed with `--minutes`); export ONNX int8 to
+`models/tuned-<community>/` with a manifest. From then on the search scores that community with
+the cascade (bi-encoder, then the cross-encoder on the best `PATHRAG_CASCADE_K`). Needs torch
+(`pip install -e .[train]`).
 
 Example:
-    python -m pathrag_gds tune --community DefaultCommunity_FictionalStories --pairs 3000 --minutes 10
+    python -m pathrag_gds tune --community metaqa --minutes 12
+    python -m pathrag_gds tune --model paths --community DefaultCommunity_FictionalStories --pairs 3000
 """
 
 from __future__ import annotations
@@ -26,12 +30,26 @@ DEMO_COMMUNITY = "DefaultCommunity_FictionalStories"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `tune` command."""
     p = sub.add_parser(
-        "tune", help="train a cross-encoder for a graph from generated questions (needs torch)"
+        "tune", help="train a graph's chain scorer (or path cross-encoder) from generated questions (torch)"
     )
     p.add_argument("--community", default=DEMO_COMMUNITY, help=f"community id (default {DEMO_COMMUNITY})")
+    p.add_argument(
+        "--model",
+        choices=("chains", "paths"),
+        default="chains",
+        help="chains: the chain scorer that plans the walk (default); paths: the cascade's cross-encoder",
+    )
+    p.add_argument(
+        "--questions", type=int, default=4000, help="chains: generated training questions (default 4000)"
+    )
     p.add_argument("--pairs", type=int, default=3000, help="training pairs to generate (default 3000)")
     p.add_argument("--epochs", type=float, default=1.0, help="passes over the pairs (default 1)")
-    p.add_argument("--minutes", type=float, default=None, help="stop training after this many minutes")
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="stop training after this many minutes (chains: default 12)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of sampling and training (default 0)")
     p.add_argument("--max-depth", type=int, default=3, help="longest generated chain, in hops (default 3)")
     p.add_argument("--batch-size", type=int, default=32, help="pairs per step (default 32)")
@@ -81,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
 
+    if args.model == "chains":
+        return _run_chains(args)
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
     if args.minutes is not None and args.minutes <= 0:
@@ -146,4 +166,56 @@ def run(args: argparse.Namespace) -> int:
             f"top-1 {top1 if top1 is None else f'{top1:.3f}'}; "
             + ", ".join(f"{k} {v:.0f} s" for k, v in r.timings_s.items())
         )
+    return 0
+
+
+def _run_chains(args: argparse.Namespace) -> int:
+    """`tune --model chains`: generate questions, train and export the chain scorer."""
+    from rich.console import Console
+    from tqdm import tqdm
+
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
+
+    if args.questions < 20:
+        raise InvalidInput("--questions must be at least 20")
+    if args.minutes is not None and args.minutes <= 0:
+        raise InvalidInput("--minutes must be positive")
+    defaults = ChainTuneOptions(community=args.community)
+    options = ChainTuneOptions(
+        community=args.community,
+        questions=args.questions,
+        minutes=args.minutes if args.minutes is not None else defaults.minutes,
+        seed=args.seed,
+        max_depth=args.max_depth,
+        threads=args.threads,
+        out=args.out,
+    )
+    bars: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int, note: str) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            for other in bars.values():
+                other.close()
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit="step" if stage == "train" else "q")
+        bar.n = done
+        if note:
+            bar.set_postfix_str(note)
+        bar.refresh()
+
+    try:
+        result = tune_chains(options, progress=progress)
+    finally:
+        for bar in bars.values():
+            bar.close()
+    t = result.training
+    top1 = t.get("holdout_top1")
+    clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""
+    Console(stderr=True).print(
+        f"[green]chain scorer[/] {result.model_dir}: {result.questions} questions, {result.rows} rows; "
+        f"steps {t['steps']}/{t['planned_steps']}{clock}, "
+        f"held-out top-1 chain over the schema {top1 if top1 is None else f'{top1:.3f}'}; "
+        + ", ".join(f"{k} {v:.0f} s" for k, v in result.timings_s.items())
+    )
     return 0

@@ -478,6 +478,8 @@ class QuestionGenerator:
         anchored_share: share of 2+ hop walks from an event asked with two named entities.
         exclude: normalised questions never to produce (evaluation questions,
             :func:`pathrag_gds.training.exclusions.evaluation_questions`); `excluded` counts the drops.
+        with_answers: find every answer of each question (more round trips); False: the walk's
+            end stands alone (enough to train a chain scorer, which never sees entities).
     """
 
     def __init__(
@@ -490,6 +492,7 @@ class QuestionGenerator:
         entity_share: float = 0.1,
         anchored_share: float = 0.7,
         exclude: frozenset[str] = frozenset(),
+        with_answers: bool = True,
     ) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
@@ -500,6 +503,7 @@ class QuestionGenerator:
         self.entity_share = entity_share
         self.anchored_share = anchored_share
         self.exclude = exclude
+        self.with_answers = with_answers
         self.excluded = 0
         self.rng = random.Random(seed)
         self._starts = source.start_ids()
@@ -590,7 +594,7 @@ class QuestionGenerator:
             # the answers walk the graph again (round trips): only for questions that are kept
             answers = (
                 (start,)
-                if depth == 0
+                if depth == 0 or not self.with_answers
                 else self.answers(start, signature(path), ents[path.end].label, phraser.kinds.get(path.end))
             )
             out.append(GeneratedQuestion(len(out), text, f"{depth}-hop:{template}", path, answers, anchored))
