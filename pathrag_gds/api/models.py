@@ -194,6 +194,9 @@ class PathOut(BaseModel):
     edges: list[EdgeOut]
     answer_candidates: list[AnswerCandidate]
     sources: list[dict[str, Any]] = Field(default_factory=list)
+    chain: list[str] = Field(
+        default_factory=list, description="the relation chain walked: `type:out` / `type:in` per hop"
+    )
 
 
 class Neighbor(BaseModel):
@@ -262,6 +265,7 @@ def path_out(p: PathResult) -> PathOut:
         edges=p.edges,
         answer_candidates=p.answer_candidates,
         sources=[s.model_dump() for s in p.sources],
+        chain=p.chain,
     )
 
 

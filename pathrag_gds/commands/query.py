@@ -47,11 +47,16 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("score", justify="right")
     table.add_column("hops", justify="right")
     table.add_column("path")
+    table.add_column("chain (p) / text score")
     table.add_column("answer")
     for p in result.paths:
         route = "\n".join(p.path_context) if p.path_context else p.nodes[0].name
         answer = p.answer_candidates[0].name if p.answer_candidates else ""
-        table.add_row(str(p.rank), f"{p.score:.4f}", str(p.depth), route, answer)
+        parts = p.score_parts
+        chain = " > ".join(p.chain) or "(the entity itself)"
+        why = f"{chain} ({parts['chain']:.2f})\n" if "chain" in parts else ""
+        why += f"text {parts.get('model', 0.0):.3f}"
+        table.add_row(str(p.rank), f"{p.score:.4f}", str(p.depth), route, why, answer)
     console.print(table)
     if result.paths and result.paths[0].sources:
         src = result.paths[0].sources[0]

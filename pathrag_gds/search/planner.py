@@ -201,9 +201,10 @@ def plan_chains(
     """Beam search over the schema's chains from a topic with these type labels.
 
     Every chain up to `max_depth` hops that the beam reaches is scored as a complete chain; the
-    `beam` best of each depth are extended. Probabilities are a softmax over everything scored (the
-    empty chain included); the `keep` most probable chains are kept. An entity with several labels
-    plans from each and keeps the better probability of a chain found twice.
+    `beam` best of each depth are extended. Probabilities are a softmax over the distinct chain
+    texts scored (the empty chain included; chains with one text, such as a symmetric relation
+    walked either way, share its probability); the `keep` most probable texts are kept. An entity
+    with several labels plans from each and keeps the better score of a chain found twice.
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -224,9 +225,12 @@ def plan_chains(
                     texts[c.steps] = t
             ranked = sorted(zip(sims, range(len(cand)), strict=True), key=lambda x: (-x[0], x[1]))
             level = [cand[i] for _, i in ranked[:beam]]
-    chains = list(scored)
-    probs = softmax([scored[c] for c in chains], temperature)
-    order = sorted(range(len(chains)), key=lambda i: (-probs[i], len(chains[i]), chains[i]))[:keep]
-    return ChainPlan(
-        {chains[i]: probs[i] for i in order}, {chains[i]: texts[chains[i]] for i in order}, len(chains)
-    )
+    # chains that read the same (a symmetric relation walked either way) are one answer to the
+    # question: they share one probability
+    by_text: dict[str, list[Chain]] = {}
+    for c in scored:
+        by_text.setdefault(texts[c], []).append(c)
+    order = sorted(by_text, key=lambda t: (-scored[by_text[t][0]], min(len(c) for c in by_text[t]), t))
+    probs = softmax([scored[by_text[t][0]] for t in order], temperature)
+    kept = {c: p for t, p in zip(order[:keep], probs[:keep], strict=True) for c in by_text[t]}
+    return ChainPlan(kept, {c: texts[c] for c in kept}, len(scored))

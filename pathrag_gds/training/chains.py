@@ -146,15 +146,12 @@ def chain_rows(
         pool = pools.get(label)
         if pool is None:
             pool = pools[label] = schema_chains(ontology, label, max_depth)
-        negs = hard_negatives(positive, pool, negatives, rng)
+        text = chain_text(ontology, positive)
+        # a chain that reads the same (a symmetric relation walked the other way) is no negative
+        negs = hard_negatives(positive, pool, negatives + 2, rng)
+        neg_texts = [t for t in dict.fromkeys(chain_text(ontology, c) for c in negs) if t != text]
         masked = mask_mentions(q.question, [entities[q.path.start].name])
-        rows.append(
-            ChainRow(
-                masked,
-                chain_text(ontology, positive),
-                tuple(chain_text(ontology, c) for c in negs),
-            )
-        )
+        rows.append(ChainRow(masked, text, tuple(neg_texts[:negatives])))
     return rows
 
 

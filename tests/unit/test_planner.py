@@ -74,9 +74,7 @@ def test_next_chains_respect_types_and_directions() -> None:
 
 
 def test_chain_text_reads_each_hop_in_walk_order() -> None:
-    chain = TypedChain(
-        (("starred_actors", "in"), ("directed_by", "out")), ("Person", "Movie", "Person")
-    )
+    chain = TypedChain((("starred_actors", "in"), ("directed_by", "out")), ("Person", "Movie", "Person"))
     assert chain_text(MOVIES, chain) == "Person starred in Movie ; Movie was directed by Person"
     assert chain_text(MOVIES, TypedChain((), ("Person",))) == "Person itself"
 
@@ -179,3 +177,32 @@ def test_a_community_without_a_chain_model_falls_back_and_says_so_once(tmp_path,
     said = [r for r in caplog.records if "no chain model" in r.getMessage()]
     assert len(said) == 1 and "tune --community nowhere" in said[0].getMessage()
     assert get_chain_scorer(Settings(models_dir=tmp_path, chain_planning=False), "x") is None
+
+
+def test_chains_that_read_the_same_share_one_probability() -> None:
+    # a symmetric relation: both walk directions read "Person is married to Person"
+    onto = Ontology.from_mapping(
+        {
+            "relationship_types": [
+                {
+                    "type": "married_to",
+                    "phrase": "is married to",
+                    "inverse_phrase": "is married to",
+                    "source": ["Person"],
+                    "target": ["Person"],
+                },
+                {
+                    "type": "knows",
+                    "phrase": "knows",
+                    "inverse_phrase": "is known by",
+                    "source": ["Person"],
+                    "target": ["Person"],
+                },
+            ]
+        }
+    )
+    plan = plan_chains(
+        keyword_scorer("Person is married to Person"), onto, "Person", max_depth=1, keep=1, temperature=0.1
+    )
+    assert plan.allowed(()) == {("married_to", "out"), ("married_to", "in")}
+    assert plan.prob((("married_to", "out"),)) == plan.prob((("married_to", "in"),)) > 0.5
