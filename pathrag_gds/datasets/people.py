@@ -38,12 +38,12 @@ import itertools
 import random
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from pathrag_gds.datasets.ontology_files import DATA_DIR, read_ontology
+from pathrag_gds.evaluation.metaqa import ChainStep, format_chain, parse_chain
 from pathrag_gds.ontology import Ontology
 
 #: The ontology of this graph (hand-written phrases).
@@ -52,36 +52,48 @@ PEOPLE_ONTOLOGY = DATA_DIR / "people_ontology.yaml"
 #: Relationship types stored once per unordered pair (their phrase reads the same both ways).
 SYMMETRIC = frozenset({"married_to", "sibling_of", "friend_of", "partners_with"})
 
-#: Walk direction of one hop: along the stored arrow, against it, or either (symmetric types).
-Direction = Literal["out", "in", "both"]
-Step = tuple[str, Direction]
+#: One hop of a chain: relationship type and walk direction, `out` (along the stored arrow), `in`
+#: (against it) or `both` (either way: symmetric types).
+Step = ChainStep
 
-_FIRST_F = (
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_FIRST_F = _words(
     "Ada Alma Amara Anneli Aurora Beatrix Bettina Calla Carys Celeste Clara Dalia Delphine Edda Elin "
     "Elodie Esme Fenna Freya Gisela Greta Hana Hedda Ilse Imke Ines Iris Isolde Jana Jolien Juna Kaja "
     "Karin Laila Leonie Liv Lorna Maren Marit Mira Nadia Nela Nora Odile Olga Petra Philippa Rana "
     "Rhea Romy Runa Sanne Selma Sigrid Solveig Talia Tamsin Thea Tova Ulla Vera Vida Wilma Yara Zora"
-).split()
-_FIRST_M = (
+)
+_FIRST_M = _words(
     "Aldo Anders Anselm Arvid Bastian Benedikt Bram Caspar Cato Cyrus Dario Elias Emil Espen Falk "
     "Felix Florian Gero Gideon Hakon Hannes Ivo Jakob Jarno Jonas Joris Kasimir Kilian Lars Lennart "
     "Linus Lorenz Magnus Malte Matthias Milo Nils Noah Oskar Otto Pavel Quentin Rafael Rasmus Rune "
     "Silas Soren Stellan Teodor Tobias Torben Ulrik Valentin Viggo Wendel Xaver Yannick Yorick Zeno"
-).split()
-_LAST_A = "Ash Bel Brand Cor Dal Eber Fal Gar Hal Hol Kes Lind Mar Mor Nor Ost Pell Quen Rav Sal Stein Tal Ved Wal Wester".split()  # noqa: E501
-_LAST_B = "brook dale field ford gard holm hurst ley mark mont more quist rick ridge ton vik wood by croft stead".split()  # noqa: E501
-_SYL_A = "Al Bar Bel Cal Dor El Fen Gal Hav Ist Kal Lor Mar Nev Or Pal Quar Ros Sel Tav Ul Val Wes Zan".split()
-_SYL_B = "a e i o u ae ia".split()
-_SYL_C = "bria dor gard hold lan mere mora nor peth rath ren sund tia vale vik well wick".split()
-_COUNTRY_END = "ia land mark stan onia avia".split()
-_COMPANY_END = (
+)
+_LAST_A = _words(
+    "Ash Bel Brand Cor Dal Eber Fal Gar Hal Hol Kes Lind Mar Mor Nor Ost Pell Quen Rav Sal Stein Tal Ved "
+    "Wal Wester"
+)
+_LAST_B = _words(
+    "brook dale field ford gard holm hurst ley mark mont more quist rick ridge ton vik wood by croft stead"
+)
+_SYL_A = _words(
+    "Al Bar Bel Cal Dor El Fen Gal Hav Ist Kal Lor Mar Nev Or Pal Quar Ros Sel Tav Ul Val Wes Zan"
+)
+_SYL_B = _words("a e i o u ae ia")
+_SYL_C = _words("bria dor gard hold lan mere mora nor peth rath ren sund tia vale vik well wick")
+_COUNTRY_END = _words("ia land mark stan onia avia")
+_COMPANY_END = _words(
     "Systems Labs Works Holdings Logistics Foods Motors Dynamics Analytics Textiles Media Energy "
     "Pharma Robotics Shipping Capital Foundry Optics Mills Instruments"
-).split()
-_PRODUCT_WORDS = (
+)
+_PRODUCT_WORDS = _words(
     "Atlas Beacon Comet Drift Ember Flux Glide Harbor Ion Jade Kite Lumen Mosaic Nimbus Orbit Pulse "
     "Quill Ripple Summit Tide Umbra Vector Willow Zephyr"
-).split()
+)
 _INDUSTRIES = (
     "banking",
     "shipping",
@@ -185,17 +197,17 @@ class _Names:
                 return name
         raise RuntimeError("name space exhausted")  # pragma: no cover - the generators are unbounded
 
-    def place(self) -> Iterable[str]:
+    def place(self) -> Iterator[str]:
         r = self.rng
         while True:
             yield r.choice(_SYL_A) + r.choice(_SYL_B) + r.choice(_SYL_C)
 
-    def country(self) -> Iterable[str]:
+    def country(self) -> Iterator[str]:
         r = self.rng
         while True:
             yield r.choice(_SYL_A) + r.choice(_SYL_B).rstrip("aeiou") + r.choice(_COUNTRY_END)
 
-    def person(self, first: str, last: str) -> Iterable[str]:
+    def person(self, first: str, last: str) -> Iterator[str]:
         yield f"{first} {last}"
         r = self.rng
         while True:
@@ -255,7 +267,9 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     countries = [add("Country", names.take(names.country())) for _ in range(n(30))]
     cities: list[str] = []
     for country in countries:
-        local = [add("City", names.take(names.place())) for _ in range(r.randint(4, 9) if scale >= 0.5 else 2)]
+        local = [
+            add("City", names.take(names.place())) for _ in range(r.randint(4, 9) if scale >= 0.5 else 2)
+        ]
         rel(local[0], "capital_of", country)
         for c in local:
             rel(c, "located_in", country)
@@ -281,8 +295,8 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
         rel(co, "in_industry", r.choice(industries))
         for _ in range(r.choice((0, 1, 1, 1, 2, 2, 3))):
             word = r.choice(_PRODUCT_WORDS)
-            product = add("Product", names.take(f"{co.split()[0]} {word} {k}" if k else f"{co.split()[0]} {word}"
-                                                for k in range(0, 99)))
+            stem = f"{co.split()[0]} {word}"
+            product = add("Product", names.take(f"{stem} {k}" if k else stem for k in range(99)))
             rel(co, "makes", product)
     company_weight = [r.paretovariate(1.6) for _ in companies]
     for _ in range(n(45)):
@@ -308,7 +322,8 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
         rel(a.name, "married_to", b.name, max(a.born, b.born) + r.randint(20, 35))
         last = r.choice((a.last, b.last))
         children = [
-            person(last, r.random() < 0.5, generation, max(a.born, b.born) + r.randint(22, 40)) for _ in range(kids)
+            person(last, r.random() < 0.5, generation, max(a.born, b.born) + r.randint(22, 40))
+            for _ in range(kids)
         ]
         for c in children:
             rel(a.name, "parent_of", c.name)
@@ -321,26 +336,26 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     second: list[_Person] = []
     for _ in range(n(240)):
         born = r.randint(1935, 1960)
-        a = person(_last_name(r), False, 0, born)
-        b = person(_last_name(r), True, 0, born + r.randint(-4, 4))
-        second += family(a, b, r.choice((0, 1, 2, 2, 2, 3, 3, 4)), 1)
-    single = [c for c in second if r.random() < 0.15]  # some children of two families marry each other
+        husband = person(_last_name(r), False, 0, born)
+        wife = person(_last_name(r), True, 0, born + r.randint(-4, 4))
+        second += family(husband, wife, r.choice((0, 1, 2, 2, 2, 3, 3, 4)), 1)
+    single = [k for k in second if r.random() < 0.15]  # some children of two families marry each other
     spouses: dict[str, _Person] = {}
-    for a, b in zip(single[::2], single[1::2], strict=False):
-        if a.female != b.female and a.last != b.last:
-            spouses[a.name], spouses[b.name] = b, a
+    for p1, p2 in zip(single[::2], single[1::2], strict=False):
+        if p1.female != p2.female and p1.last != p2.last:
+            spouses[p1.name], spouses[p2.name] = p2, p1
     third: list[_Person] = []
-    for c in second:
-        if c.name in spouses:
-            if c.name < spouses[c.name].name:
-                third += family(c, spouses[c.name], r.choice((0, 1, 2, 2, 3)), 2)
+    for kid in second:
+        if kid.name in spouses:
+            if kid.name < spouses[kid.name].name:
+                third += family(kid, spouses[kid.name], r.choice((0, 1, 2, 2, 3)), 2)
         elif r.random() < 0.55:
-            partner = person(_last_name(r), not c.female, 1, c.born + r.randint(-5, 5))
-            third += family(c, partner, r.choice((0, 1, 1, 2, 2, 3)), 2)
-    grown = [c for c in third if c.born < 1998 and r.random() < 0.3]  # a few grandchildren married
-    for a, b in zip(grown[::2], grown[1::2], strict=False):
-        if a.last != b.last:
-            rel(a.name, "married_to", b.name, max(a.born, b.born) + r.randint(22, 30))
+            partner = person(_last_name(r), not kid.female, 1, kid.born + r.randint(-5, 5))
+            third += family(kid, partner, r.choice((0, 1, 1, 2, 2, 3)), 2)
+    grown = [g for g in third if g.born < 1998 and r.random() < 0.3]  # a few grandchildren married
+    for p1, p2 in zip(grown[::2], grown[1::2], strict=False):
+        if p1.last != p2.last:
+            rel(p1.name, "married_to", p2.name, max(p1.born, p2.born) + r.randint(22, 30))
 
     # --- where people come from, what they do ------------------------------------------------------
     names_of = [p.name for p in people]
@@ -365,7 +380,7 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
             rel(r.choice(employees[co]), "ceo_of", co)
         elif r.random() < 0.6:
             rel(r.choice(adults).name, "ceo_of", co)
-    for co, staff in employees.items():  # mentors mostly work at the same company
+    for staff in employees.values():  # mentors mostly work at the same company
         for mentee in staff:
             if len(staff) > 1 and r.random() < 0.3:
                 mentor = r.choice([s for s in staff if s != mentee])
@@ -415,29 +430,6 @@ class PickedQuestion:
         return f"{self.spec.wording.replace('[X]', f'[{self.topic}]')}\t{'|'.join(self.answers)}"
 
 
-def parse_chain(text: str) -> tuple[Step, ...]:
-    """Parse `rel:out,rel:in,rel:both`.
-
-    >>> parse_chain("parent_of:in, born_in:out")
-    (('parent_of', 'in'), ('born_in', 'out'))
-
-    Raises:
-        ValueError: a token without `:out`, `:in` or `:both`.
-    """
-    steps: list[Step] = []
-    for token in text.split(","):
-        rel, _, d = token.strip().rpartition(":")
-        if not rel or d not in ("out", "in", "both"):
-            raise ValueError(f"chain token {token.strip()!r} is not 'relation:out|in|both' (in {text!r})")
-        steps.append((rel, d))  # type: ignore[arg-type]  # d checked above
-    return tuple(steps)
-
-
-def format_chain(chain: Sequence[Step]) -> str:
-    """The inverse of :func:`parse_chain`."""
-    return ",".join(f"{r}:{d}" for r, d in chain)
-
-
 def read_specs(path: str | Path) -> list[QuestionSpec]:
     """Read `hop<TAB>chain<TAB>wording` lines (`#` comments and the header skipped).
 
@@ -469,11 +461,16 @@ def topic_label(chain: Sequence[Step], ontology: Ontology) -> str:
 
 
 def pick_questions(
-    world: PeopleWorld, specs: Sequence[QuestionSpec], ontology: Ontology, seed: int = 0, max_answers: int = 20
+    world: PeopleWorld,
+    specs: Sequence[QuestionSpec],
+    ontology: Ontology,
+    seed: int = 0,
+    max_answers: int = 20,
 ) -> tuple[list[PickedQuestion], list[QuestionSpec]]:
-    """Give each spec a topic whose chain answers are 1..`max_answers` entities (at most 10 when one
-    exists), each topic used once; returns the picked questions and the specs that found none.
-    Deterministic for a world and seed.
+    """Give each spec a topic whose chain reaches 1..`max_answers` entities, each topic used once.
+
+    Topics with at most 10 answers are preferred. Returns the picked questions and the specs that
+    found no topic. Deterministic for a world and seed.
     """
     used: set[str] = set()
     picked: list[PickedQuestion] = []
@@ -536,7 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = args.out or Path("people.tsv")
         out.write_text(w.tsv(), encoding="utf-8")
         print(
-            f"{out}: {len(w.labels):,} entities {w.label_counts()}, {len(w.triples):,} triples; load it with\n"
+            f"{out}: {len(w.labels):,} entities {w.label_counts()}, {len(w.triples):,} triples; load it:\n"
             f"  python -m pathrag_gds load triples {out} --format tsv --ontology {PEOPLE_ONTOLOGY} "
             "--community people",
             file=sys.stderr,
@@ -548,7 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     picked, dropped = pick_questions(w, specs, read_ontology(PEOPLE_ONTOLOGY), seed=args.seed)
     files = write_questions(picked, args.out or args.spec.parent)
     for spec in dropped:
-        print(f"{args.spec}:{spec.line}: no topic with 1-20 answers, dropped: {spec.wording}", file=sys.stderr)
+        print(f"{args.spec}:{spec.line}: no topic with 1-20 answers: {spec.wording}", file=sys.stderr)
     print(f"{len(picked)} questions written to {', '.join(map(str, files))}", file=sys.stderr)
     return 0
 
