@@ -396,6 +396,8 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     for t in triples:
         uniq.setdefault((t.subject, t.relation, t.object), t)
     w.triples = list(uniq.values())
+    used = {t.subject for t in w.triples} | {t.object for t in w.triples}
+    w.labels = {name: label for name, label in w.labels.items() if name in used}  # as the TSV holds them
     return w
 
 
