@@ -312,8 +312,9 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     # --- families --------------------------------------------------------------------------------
     people: list[_Person] = []
 
-    def person(last: str, female: bool, generation: int, born: int) -> _Person:
-        first = r.choice(_FIRST_F if female else _FIRST_M)
+    def person(last: str, female: bool, generation: int, born: int, avoid: Iterable[str] = ()) -> _Person:
+        taken = set(avoid)
+        first = r.choice([f for f in (_FIRST_F if female else _FIRST_M) if f not in taken])
         p = _Person(add("Person", names.take(names.person(first, last))), last, female, generation, born)
         people.append(p)
         return p
@@ -321,10 +322,11 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     def family(a: _Person, b: _Person, kids: int, generation: int) -> list[_Person]:
         rel(a.name, "married_to", b.name, max(a.born, b.born) + r.randint(20, 35))
         last = r.choice((a.last, b.last))
-        children = [
-            person(last, r.random() < 0.5, generation, max(a.born, b.born) + r.randint(22, 40))
-            for _ in range(kids)
-        ]
+        children: list[_Person] = []
+        for _ in range(kids):  # no two siblings share a first name
+            born = max(a.born, b.born) + r.randint(22, 40)
+            avoid = [c.name.split()[0] for c in children]
+            children.append(person(last, r.random() < 0.5, generation, born, avoid))
         for c in children:
             rel(a.name, "parent_of", c.name)
             rel(b.name, "parent_of", c.name)
