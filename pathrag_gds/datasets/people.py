@@ -1,14 +1,14 @@
 r"""The "people" world: a generated knowledge graph of families, companies and places.
 
 A second graph besides MetaQA that the search was never tuned on. Pure and deterministic: the same
-seed gives the same triples, byte for byte, with no network and no files read except the bundled
-ontology (`data/people_ontology.yaml`, relation phrases written for this graph).
+seed gives the same triples, byte for byte, with no network and no file read. Its ontology, with
+relation phrases written for this graph, is `data/people_ontology.yaml`.
 
-What is in it (default scale 1.0, about 3,000 entities and 9,000 relationships):
+What is in it (default scale 1.0: 2,625 entities, 11,866 relationships):
 
 - three generations of families: married couples (`married_to`), their children (`parent_of`,
-  stored parent -> child only) and the children's siblings (`sibling_of`), some children married to
-  newcomers with children of their own;
+  stored parent -> child only) and the children's siblings (`sibling_of`), children married to
+  newcomers or to a child of another family, with children of their own;
 - friendships (`friend_of`) and mentors (`mentor_of`) between people;
 - people born in and living in cities, studying at universities, working for companies, some of
   which they founded or run (`ceo_of`);
@@ -232,7 +232,7 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
 
     Args:
         seed: the random seed (same seed, same world).
-        scale: size factor; 1.0 gives about 3,000 entities, 0.1 a few hundred (for tests).
+        scale: size factor; 1.0 gives about 2,600 entities, 0.1 a few hundred (for tests).
         symmetric: `once` (one triple per pair, default) or `both` (both directions stored).
 
     Raises:
