@@ -280,3 +280,25 @@ def test_judge_uses_the_directed_chain_when_given() -> None:
     assert judge(right, q, 1.0, skip_ids=["p:0"]).chain_hit is True
     j = judge(wrong_way, q, 1.0, skip_ids=["p:0"])
     assert j.hit_at_1 and j.chain_hit is False  # the right name reached the wrong way round
+
+
+def test_cli_wants_one_chain_file_per_question_file(tmp_path: Path) -> None:
+    import argparse
+
+    from pathrag_gds.evaluation import metaqa_cli
+
+    parser = argparse.ArgumentParser()
+    metaqa_cli.register(parser.add_subparsers())
+    args = parser.parse_args(
+        [
+            "metaqa",
+            "--questions",
+            str(tmp_path / "1-hop.txt"),
+            str(tmp_path / "2-hop.txt"),
+            "--chains",
+            "c.txt",
+        ]
+    )
+    assert args.chains == [Path("c.txt")]
+    with pytest.raises(InvalidInput, match="one --chains file per --questions file"):
+        metaqa_cli.run(args)
