@@ -16,6 +16,13 @@ Metrics of one question (`k` = 5):
 - chain hit: the path the #1 answer came from (the #1 path unless that one only held skipped
   entities) walks exactly the gold relation chain of the qtype.
 
+Chain files (other graphs than MetaQA, e.g. `tests/data/people/2-hop_chains.txt`, found next to
+`2-hop.txt` as `<stem>_chains.txt` or given with `--chains`): one line per question, the gold
+chain as `relation:direction` per hop, `parent_of:in,works_for:out`. `out` walks along the stored
+arrow, `in` against it, `both` either way (a symmetric relationship stored once per pair). With a
+chain file the chain hit also checks each hop's direction, and the chain text is the question's
+qtype (the per-qtype table groups by chain).
+
 Qtype tokens map to relationship types of the MetaQA ontology (`datasets/data/metaqa_ontology.yaml`):
 every MetaQA relation runs from a movie to a value, so each `a_to_b` step with one side `movie`
 walks the relation of the other token:
@@ -81,6 +88,10 @@ QTYPE_RELATIONS: dict[str, tuple[str, str]] = {
 MOVIE_TOKEN = "movie"
 K = 5
 
+#: One hop of a gold chain: relationship type and walk direction (`out`, `in` or `both`).
+ChainStep = tuple[str, str]
+CHAIN_DIRECTIONS = ("out", "in", "both")
+
 _TOPIC = re.compile(r"\[([^\]]+)\]")
 
 
@@ -95,6 +106,7 @@ class MetaQAQuestion:
     topic: str
     answers: tuple[str, ...]
     qtype: str = ""
+    chain: tuple[ChainStep, ...] = ()  #: the gold chain from a chain file, with directions
 
     @property
     def key(self) -> str:
@@ -141,17 +153,81 @@ def default_qtype_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}_qtype{path.suffix}")
 
 
+def default_chains_path(path: Path) -> Path:
+    """`2-hop.txt` -> `2-hop_chains.txt` in the same folder."""
+    return path.with_name(f"{path.stem}_chains{path.suffix}")
+
+
+def parse_chain(text: str) -> tuple[ChainStep, ...]:
+    """Parse a gold chain `rel:out,rel:in,rel:both`.
+
+    >>> parse_chain("parent_of:in, born_in:out")
+    (('parent_of', 'in'), ('born_in', 'out'))
+
+    Raises:
+        ValueError: a token that is not `relation:out|in|both`.
+    """
+    steps = []
+    for token in text.split(","):
+        rel, _, d = token.strip().rpartition(":")
+        if not rel or d not in CHAIN_DIRECTIONS:
+            raise ValueError(f"chain token {token.strip()!r} is not 'relation:out|in|both' (in {text!r})")
+        steps.append((rel, d))
+    return tuple(steps)
+
+
+def format_chain(chain: Iterable[ChainStep]) -> str:
+    """The inverse of :func:`parse_chain`: `parent_of:in,born_in:out`."""
+    return ",".join(f"{r}:{d}" for r, d in chain)
+
+
+def chain_walked(path: PathResult, chain: Sequence[ChainStep]) -> bool:
+    """The path walks `chain`: same relationship types in order, each in the gold direction (`both`: any).
+
+    >>> from pathrag_gds.results import EdgeOut
+    >>> p = PathResult(rank=1, score=1.0, depth=1, key="k", text="", path_context=[], nodes=[],
+    ...     edges=[EdgeOut(type="parent_of", source="a", target="b", direction="in")], answer_candidates=[])
+    >>> chain_walked(p, [("parent_of", "in")]), chain_walked(p, [("parent_of", "out")])
+    (True, False)
+    """
+    if len(path.edges) != len(chain):
+        return False
+    pairs = zip(path.edges, chain, strict=True)
+    return all(e.type == r and d in ("both", e.direction) for e, (r, d) in pairs)
+
+
+def read_chains(path: str | Path, expected: int | None = None) -> list[tuple[ChainStep, ...]]:
+    """Read a chain file (one `rel:dir,...` line per question).
+
+    Raises:
+        InvalidInput: the file is missing, a line is malformed, or it has not `expected` lines.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InvalidInput(f"chain file not found: {p}")
+    lines = [ln.strip() for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    if expected is not None and len(lines) != expected:
+        raise InvalidInput(f"{p} has {len(lines)} chains for {expected} questions; pass the matching file")
+    try:
+        return [parse_chain(ln) for ln in lines]
+    except ValueError as exc:
+        raise InvalidInput(f"{p}: {exc}") from exc
+
+
 def hops_of_qtype(qtype: str) -> int:
     """Hop count of a qtype: its number of `_to_` steps."""
     return len(qtype.split("_to_")) - 1
 
 
 def read_questions(
-    path: str | Path, qtypes: str | Path | None = None, hop: int | None = None
+    path: str | Path,
+    qtypes: str | Path | None = None,
+    hop: int | None = None,
+    chains: str | Path | None = None,
 ) -> list[MetaQAQuestion]:
-    """Read a question file and its qtype file (found next to it when not given; optional).
+    """Read a question file and its qtype and chain files (found next to it when not given; optional).
 
-    The hop count comes from `hop`, else the folder name (`2-hop`), else the first qtype.
+    The hop count comes from `hop`, else the folder name (`2-hop`), else the first qtype or chain.
 
     Raises:
         InvalidInput: a file is missing, malformed, or the qtype file has another line count.
@@ -170,16 +246,20 @@ def read_questions(
             )
     elif qtypes is not None:
         raise InvalidInput(f"qtype file not found: {qt_path}")
+    ch_path = Path(chains) if chains is not None else default_chains_path(p)
+    gold: list[tuple[ChainStep, ...]] = []
+    if chains is not None or ch_path.is_file():
+        gold = read_chains(ch_path, len(lines))
     if hop is None:
-        hop = hop_from_path(p) or (hops_of_qtype(types[0]) if types else None)
+        hop = hop_from_path(p) or (hops_of_qtype(types[0]) if types else len(gold[0]) if gold else None)
     if hop is None:
         raise InvalidInput(f"cannot tell the hop count of {p}: put it in an 'N-hop' folder or give qtypes")
     out = []
     for i, line in enumerate(lines):
         q = parse_question_line(line, hop, i)
-        out.append(
-            MetaQAQuestion(q.hop, q.index, q.raw, q.question, q.topic, q.answers, types[i] if types else "")
-        )
+        chain = gold[i] if gold else ()
+        qtype = types[i] if types else format_chain(chain)
+        out.append(MetaQAQuestion(q.hop, q.index, q.raw, q.question, q.topic, q.answers, qtype, chain))
     return out
 
 
@@ -344,7 +424,9 @@ def judge(
     if ranked:
         path = result.paths[ranked[0].path_rank - 1]
         path_text = " ; ".join(path.path_context) or (path.nodes[0].name if path.nodes else "")
-    if q.qtype:
+    if q.chain:
+        chain_hit = bool(ranked) and chain_walked(result.paths[ranked[0].path_rank - 1], q.chain)
+    elif q.qtype:
         try:
             gold_chain = qtype_chain(q.qtype, ontology)
         except ValueError:

@@ -28,6 +28,14 @@ def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         default=None,
         help="qtype file(s), in the order of --questions (default: <name>_qtype.txt next to each)",
     )
+    p.add_argument(
+        "--chains",
+        nargs="+",
+        type=Path,
+        default=None,
+        help="gold chain file(s) `rel:out,rel:in` per line, in the order of --questions "
+        "(default: <name>_chains.txt next to each, if there); the chain hit then checks directions",
+    )
     p.add_argument("--sample", type=int, default=None, help="questions per file, stratified by qtype")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     p.add_argument("--community", default="metaqa", help="community MetaQA was loaded into")
@@ -74,9 +82,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.qtypes is not None and len(args.qtypes) != len(args.questions):
         raise InvalidInput("give one --qtypes file per --questions file (or none)")
+    if args.chains is not None and len(args.chains) != len(args.questions):
+        raise InvalidInput("give one --chains file per --questions file (or none)")
     questions = []
     for i, path in enumerate(args.questions):
-        qs = read_questions(path, args.qtypes[i] if args.qtypes else None)
+        qs = read_questions(
+            path, args.qtypes[i] if args.qtypes else None, chains=args.chains[i] if args.chains else None
+        )
         questions.extend(stratified_sample(qs, args.sample, args.seed))
     service = build_service(args)
     if args.community not in service.info.communities:

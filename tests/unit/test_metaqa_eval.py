@@ -10,12 +10,16 @@ from pathrag_gds.config import METAQA_DIR
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.evaluation.metaqa import (
     MetaQAQuestion,
+    chain_walked,
+    format_chain,
     hop_from_path,
     judge,
+    parse_chain,
     parse_question_line,
     percentile,
     qtype_chain,
     ranked_answers,
+    read_chains,
     read_questions,
     stratified_sample,
     summarize,
@@ -217,3 +221,84 @@ def test_parse_real_dev_files_when_present() -> None:
     qs2 = read_questions(base / "2-hop/qa_dev.txt")
     assert len(qs2) == 14872 and all(q.hop == 2 and q.qtype for q in qs2)
     assert all(len(qtype_chain(q.qtype)) == 2 for q in qs2)
+
+
+# --- gold chain files (relation + direction per hop) -----------------------------------------------
+
+
+def test_parse_chain_round_trips_and_rejects_bad_tokens() -> None:
+    chain = parse_chain("parent_of:in, married_to:both,works_for:out")
+    assert chain == (("parent_of", "in"), ("married_to", "both"), ("works_for", "out"))
+    assert format_chain(chain) == "parent_of:in,married_to:both,works_for:out"
+    for bad in ("parent_of", "parent_of:up", ":in", "a:in,,b:out"):
+        with pytest.raises(ValueError):
+            parse_chain(bad)
+
+
+def directed(rank: int, steps: list[tuple[str, str]], answers: list[str]) -> PathResult:
+    p = path(rank, [(f"p:{i}", f"P{i}") for i in range(len(steps) + 1)], [r for r, _ in steps], answers)
+    edges = [e.model_copy(update={"direction": d}) for e, (_, d) in zip(p.edges, steps, strict=True)]
+    return p.model_copy(update={"edges": edges})
+
+
+def test_chain_walked_checks_types_order_and_direction() -> None:
+    p = directed(1, [("parent_of", "in"), ("works_for", "out")], ["p:2"])
+    assert chain_walked(p, [("parent_of", "in"), ("works_for", "out")])
+    assert not chain_walked(p, [("parent_of", "out"), ("works_for", "out")])  # wrong direction
+    assert not chain_walked(p, [("works_for", "out"), ("parent_of", "in")])  # wrong order
+    assert not chain_walked(p, [("parent_of", "in")])  # too short
+    assert chain_walked(p, [("parent_of", "both"), ("works_for", "both")])  # symmetric: any direction
+
+
+def test_read_questions_takes_the_chain_file_next_to_it(tmp_path: Path) -> None:
+    (tmp_path / "2-hop.txt").write_text(
+        "Where were [Ada Holm]'s parents born?\tValmora|Osterby\n"
+        "who employs [Bo Lind]'s spouse\tKestrel Labs\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "2-hop_chains.txt").write_text(
+        "parent_of:in,born_in:out\nmarried_to:both,works_for:out\n", encoding="utf-8"
+    )
+    qs = read_questions(tmp_path / "2-hop.txt")
+    assert [q.chain for q in qs] == [
+        (("parent_of", "in"), ("born_in", "out")),
+        (("married_to", "both"), ("works_for", "out")),
+    ]
+    assert qs[0].qtype == "parent_of:in,born_in:out" and qs[0].hop == 2
+    with pytest.raises(InvalidInput, match="1 chains for 2 questions"):
+        (tmp_path / "short.txt").write_text("parent_of:in,born_in:out\n", encoding="utf-8")
+        read_questions(tmp_path / "2-hop.txt", chains=tmp_path / "short.txt")
+    with pytest.raises(InvalidInput, match="not found"):
+        read_chains(tmp_path / "missing.txt")
+
+
+def test_judge_uses_the_directed_chain_when_given() -> None:
+    chain = (("parent_of", "in"),)
+    q = MetaQAQuestion(1, 0, "whose child is [P0]", "whose child is P0", "P0", ("P1",), "parent_of:in", chain)
+    right = result([directed(1, [("parent_of", "in")], ["p:1"])])
+    wrong_way = result([directed(1, [("parent_of", "out")], ["p:1"])])
+    assert judge(right, q, 1.0, skip_ids=["p:0"]).chain_hit is True
+    j = judge(wrong_way, q, 1.0, skip_ids=["p:0"])
+    assert j.hit_at_1 and j.chain_hit is False  # the right name reached the wrong way round
+
+
+def test_cli_wants_one_chain_file_per_question_file(tmp_path: Path) -> None:
+    import argparse
+
+    from pathrag_gds.evaluation import metaqa_cli
+
+    parser = argparse.ArgumentParser()
+    metaqa_cli.register(parser.add_subparsers())
+    args = parser.parse_args(
+        [
+            "metaqa",
+            "--questions",
+            str(tmp_path / "1-hop.txt"),
+            str(tmp_path / "2-hop.txt"),
+            "--chains",
+            "c.txt",
+        ]
+    )
+    assert args.chains == [Path("c.txt")]
+    with pytest.raises(InvalidInput, match="one --chains file per --questions file"):
+        metaqa_cli.run(args)
