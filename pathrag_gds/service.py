@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all, mode_scores
@@ -378,7 +378,7 @@ class PathRag:
             scored0 = self._score(state, qscorer, ontology, paths0, [None] * len(paths0), 0, mode)
             candidates.extend(scored0)
             t0 = time.perf_counter()
-            beam = global_keep(scored0, s.beam_width, by_frontier=s.beam_by_frontier)
+            beam = self._keep(scored0, 0)
             state.tick("prune", t0)
             depth_stats.append(
                 DepthStat(
@@ -420,10 +420,11 @@ class PathRag:
             scored = self._score(state, qscorer, ontology, children, parents, depth, mode)
             t0 = time.perf_counter()
             if depth >= s.min_depth:
-                scored = [x for x in scored if max(x.model_score, x.parts.get("chain", 0.0)) >= s.min_score]
+                scored = [
+                    x for x in scored if max(x.model_score, x.parts.get("chain_prefix", 0.0)) >= s.min_score
+                ]
             candidates.extend(scored)
-            kept = local_keep_all(scored, s.local_keep_m, depth, s.min_depth)
-            beam = global_keep(kept, s.beam_width, by_frontier=s.beam_by_frontier)
+            beam = self._keep(scored, depth)
             state.tick("prune", t0)
             depth_stats.append(
                 DepthStat(
@@ -716,11 +717,37 @@ class PathRag:
             if plan is not None:
                 parts["instance"] = f
                 parts["chain"] = plan.prob(path_chain(p))
+                parts["chain_prefix"] = plan.mass(path_chain(p))
                 f += s.weight_chain * parts["chain"]
             parts["final"] = f
             out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts, text=text, tie=tie))
         state.tick("score", t0)
         return out
+
+    def _keep(self, scored: list[ScoredPath], depth: int) -> list[ScoredPath]:
+        """The next beam: paths on planned chains, and the others, each up to `beam_width`.
+
+        A path on the way along planned chains ranks with the probability of every kept chain it
+        leads into (`chain_prefix`), not of its own chain alone, so the first hops of a likely
+        3-hop chain are not pruned for a 1-hop look-alike. The chain, not the entity, is what the
+        question decides: those paths skip the per-parent local keep (the walk runs over the set
+        of entities the chain reaches; a sibling can be a dead end for the next step), and have a
+        beam of their own so that paths of other seeds do not crowd them out.
+        """
+        s = self.settings
+        planned: list[ScoredPath] = []
+        free: list[ScoredPath] = []
+        for x in scored:
+            if x.parts.get("chain_prefix", 0.0) > 0.0:
+                bonus = s.weight_chain * (x.parts["chain_prefix"] - x.parts["chain"])
+                planned.append(replace(x, score=x.score + bonus))
+            elif "chain_prefix" not in x.parts:
+                free.append(x)
+        if depth > 0:
+            free = local_keep_all(free, s.local_keep_m, depth, s.min_depth)
+        return global_keep(planned, s.beam_width, by_frontier=s.beam_by_frontier) + global_keep(
+            free, s.beam_width, by_frontier=s.beam_by_frontier
+        )
 
     def _text_budget(self) -> tuple[int, Callable[[str], int]]:
         """Token budget of path texts and the scorer's own token counter (approximate if none)."""

@@ -167,6 +167,16 @@ class ChainPlan:
         """The probability of a kept chain; 0 for any other."""
         return self.probs.get(chain, 0.0)
 
+    def mass(self, prefix: Chain) -> float:
+        """The probability of the kept chains that start with `prefix` (itself included).
+
+        Example:
+            >>> ChainPlan({(("r", "out"),): 0.5, (("r", "out"), ("s", "in")): 0.25}).mass((("r", "out"),))
+            0.75
+        """
+        n = len(prefix)
+        return sum(p for c, p in self.probs.items() if c[:n] == prefix)
+
     def allowed(self, prefix: Chain) -> set[Step]:
         """Next steps that keep a path on a kept chain (empty: the path should stop here)."""
         n = len(prefix)
@@ -228,8 +238,8 @@ def plan_chains(
     # chains that read the same (a symmetric relation walked either way) are one answer to the
     # question: they share one probability
     by_text: dict[str, list[Chain]] = {}
-    for c in scored:
-        by_text.setdefault(texts[c], []).append(c)
+    for steps in scored:
+        by_text.setdefault(texts[steps], []).append(steps)
     order = sorted(by_text, key=lambda t: (-scored[by_text[t][0]], min(len(c) for c in by_text[t]), t))
     probs = softmax([scored[by_text[t][0]] for t in order], temperature)
     kept = {c: p for t, p in zip(order[:keep], probs[:keep], strict=True) for c in by_text[t]}
