@@ -91,6 +91,7 @@ class _QueryState:
     deadline: float | None
     cancel: threading.Event | None
     intent: Intent | None = None
+    community: str | None = None
 
     def check(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
@@ -336,6 +337,7 @@ class PathRag:
             timings={},
             deadline=(time.monotonic() + timeout) if timeout else None,
             cancel=cancel,
+            community=community_id,
         )
         scorer = self.scorer_for(community_id)
         qscorer = scorer.for_question(query)
@@ -592,6 +594,7 @@ class PathRag:
             no_revisit=s.no_revisit,
             qvec=state.qvec,
             known=list(state.entities),
+            community=s.walk_community(state.community),
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
