@@ -363,6 +363,39 @@ class GraphLoader:
         self.graph.write("load_entity_types", ontology_id=ontology.id, rows=ets)
         self.graph.write("load_relation_types", ontology_id=ontology.id, rows=rts)
 
+    def check_ontology_owner(self, ontology: Ontology, community_id: str) -> None:
+        """Refuse to change an ontology that other communities use (new or different types).
+
+        Raises:
+            DatasetError: naming the communities and the first changed type.
+        """
+        users = [
+            r["id"]
+            for r in self.graph.read(
+                "load_ontology_users", ontology_id=ontology.id, community_id=community_id
+            )
+        ]
+        if not users:
+            return
+        stored = self.graph.read("ontology_read", ontology_id=ontology.id)
+        have: dict[tuple[str, str], dict[str, Any]] = {}
+        for row in stored:
+            have.update({("entity type", t["label"]): t for t in row["entity_types"]})
+            have.update({("relationship type", t["type"]): t for t in row["relation_types"]})
+        ets, rts = ontology_rows(ontology)
+        wanted = [(("entity type", t["label"]), t) for t in ets] + [
+            (("relationship type", t["type"]), t) for t in rts
+        ]
+        changed = [key for key, row in wanted if have.get(key) != row]
+        if changed:
+            what, name = changed[0]
+            raise DatasetError(
+                f"ontology {ontology.id!r} is used by community {users[0]!r}"
+                f"{f' and {len(users) - 1} more' if len(users) > 1 else ''}, and this load would change "
+                f"it ({len(changed)} new or different type(s), first: {what} {name!r}); nothing "
+                "loaded. Give the ontology another id, or pass --shared to change it for all"
+            )
+
     def load_community(self, community_id: str, ontology_id: str) -> None:
         """Write the community node."""
         self.graph.write("load_community", community_id=community_id, ontology_id=ontology_id)
@@ -533,6 +566,10 @@ class GraphLoader:
         community, and nothing of this load touches it (relationships, mentions), unless `shared`:
         the report counts and lists what was refused. `shared` is for graphs that share entities
         between communities on purpose.
+
+        Raises:
+            DatasetError: bad text in the data, repeated ids, or (unless `shared`) an ontology
+                that other communities use and this load would change; nothing is written then.
         """
         t0 = time.perf_counter()
         check_dataset(dataset)
@@ -545,6 +582,8 @@ class GraphLoader:
             dupes = sorted(i for i, n in counts.items() if n > 1)[:5]
             raise DatasetError(f"entity ids must be distinct; repeated: {dupes}. Merge those entities")
         self.ensure_schema()
+        if not shared:
+            self.check_ontology_owner(dataset.ontology, cid)
         self.load_ontology(dataset.ontology)
         self.load_community(cid, dataset.ontology.id)
         refused = self.load_entities(dataset.entities, cid, report, shared=shared)

@@ -20,6 +20,7 @@ from pathrag_gds.config import Settings
 from pathrag_gds.datasets.loader import (
     ChunkRow,
     Dataset,
+    DatasetError,
     EntityRow,
     GraphLoader,
     RelationRow,
@@ -224,6 +225,33 @@ def test_shared_load_changes_and_shares_only_when_asked(
     assert entity is not None and entity["props"]["name"] == "X!"
     counts = community_counts(graph, other)
     assert counts is not None and counts["entities"] == 2 and counts["relationships"] == {"lives_in": 1}
+
+
+def test_load_cannot_change_an_ontology_other_communities_use(
+    graph: Graph, demo_community: str, cleanup: list[tuple[Graph, str]]
+) -> None:
+    from pathrag_gds.datasets.demo import DEMO_FILE
+    from pathrag_gds.datasets.ontology_files import read_yaml
+
+    def stored(oid: str) -> list[Any]:
+        rows = graph.read("ontology_read", ontology_id=oid)
+        return sorted(repr(sorted(t.items())) for r in rows for t in r["entity_types"] + r["relation_types"])
+
+    mapping = read_yaml(DEMO_FILE)["ontology"]
+    demo_onto = Ontology.from_mapping(mapping)
+    before = stored(demo_onto.id)
+    cid = f"test_iso_{_uid()}"
+    cleanup.append((graph, cid))
+    altered = dict(mapping, relationship_types=[dict(mapping["relationship_types"][0], phrase="EVIL")])
+    loader = GraphLoader(graph, progress=False)
+    with pytest.raises(DatasetError, match=f"used by community '{demo_community}'.*--shared"):
+        loader.load(Dataset(Ontology.from_mapping(altered), cid, [EntityRow(f"{cid}:x", "X")]))
+    assert stored(demo_onto.id) == before
+    assert community_counts(graph, cid) is None, "nothing loaded"
+
+    # reusing it unchanged is fine (and deleting the community keeps the demo's ontology)
+    report = loader.load(Dataset(demo_onto, cid, [EntityRow(f"{cid}:x", "X")]))
+    assert report.entities_created == 1 and stored(demo_onto.id) == before
 
 
 # --- item 9: bad lines ------------------------------------------------------------------------
