@@ -501,16 +501,16 @@ class GraphLoader:
                     },
                 }
             )
-        written = 0
+        matched = 0  # rows whose two endpoints exist (written or refused as foreign)
 
         def add(r: dict[str, Any]) -> None:
-            nonlocal written
+            nonlocal matched
             created = int(r.get("created", 0))
             total = int(r.get("total", 0))
             report.relationships_created += created
             report.relationships_existing += total - created
             report.relationships_refused += int(r.get("foreign", 0))
-            written += total + int(r.get("foreign", 0))
+            matched += total + int(r.get("foreign", 0))
 
         self._batches(
             "load_relationships",
@@ -519,7 +519,7 @@ class GraphLoader:
             {"community_id": community_id, "shared": shared},
             add,
         )
-        report.relationships_missing_endpoint = len(rows) - written
+        report.relationships_missing_endpoint = len(rows) - matched
 
     def load_chunks(
         self,
