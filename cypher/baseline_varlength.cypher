@@ -2,13 +2,16 @@
 // seed, at most $limit paths (the document's 30 per seed entity), in the order Neo4j finds them;
 // every path is scored afterwards. The document allows 1..3 hops, so the pattern's bound is 3 and
 // $k (1..3) cuts it. Only whitelisted ($rels) relationship types are walked, so the walk never
-// crosses community or provenance edges.
+// crosses community or provenance edges. $community: every node of the path is one this community
+// aggregates (null: any).
 MATCH (s:{{entity_label}})
 WHERE s.{{id}} = $seed
 MATCH p = (s)-[*1..3]-(m:{{entity_label}})
 WHERE length(p) <= $k
   AND m <> s
   AND all(r IN relationships(p) WHERE type(r) IN $rels)
+  AND ($community IS NULL
+       OR all(n IN nodes(p) WHERE EXISTS { (n)<-[:{{community_rel}}]-(:{{community_label}} {id: $community}) }))
 WITH p
 LIMIT $limit
 RETURN [r IN relationships(p) | {type: type(r), src: startNode(r).{{id}}, tgt: endNode(r).{{id}},

@@ -3,19 +3,22 @@
 // $rels: relationship types that may be walked (the whitelist); $cap: at most this many
 // neighbours per relationship type and parent (the hub cap); $limit: expand_per_path;
 // $no_revisit: skip neighbours already on the path; $qvec: the question embedding for the
-// pre-sort; $known: entity ids whose properties the caller already holds (not sent again).
+// pre-sort; $known: entity ids whose properties the caller already holds (not sent again);
+// $community: walk only to entities this community aggregates (null: anywhere).
 // b.steps: null, or the only (type, direction) steps this path may take, as `type:out` /
 // `type:in` tokens (the chain planner's next steps for it).
 // Each row is one extension: parent, the stored relationship (source, type, target, properties),
 // the walk direction, the neighbour, and the canonical direction-agnostic key of the new path.
 UNWIND $beam AS b
-MATCH (f:{{entity_label}} {id: b.frontier})
+MATCH (f:{{entity_label}} {{{id}}: b.frontier})
 CALL (f, b) {
   MATCH (f)-[r]-(n:{{entity_label}})
   WHERE type(r) IN $rels
     AND (b.steps IS NULL
          OR type(r) + CASE WHEN startNode(r) = f THEN ':out' ELSE ':in' END IN b.steps)
     AND (NOT $no_revisit OR NOT n.{{id}} IN b.nodes)
+    AND ($community IS NULL
+         OR EXISTS { (n)<-[:{{community_rel}}]-(:{{community_label}} {id: $community}) })
   WITH r, n, type(r) AS rel_type,
        coalesce(vector.similarity.cosine($qvec, n.{{embedding}}), 0.0) AS sim
   ORDER BY sim DESC

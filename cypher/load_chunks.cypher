@@ -1,12 +1,38 @@
 // Provenance chunks: $rows = [{id, text, source, mentions: [entity ids]}].
+// Unless $shared, an existing chunk that only other communities' entities mention is refused (left as
+// it is; its id comes back in `refused`), and a mention of an entity that community $community_id
+// does not aggregate is not written (counted in `foreign`).
 UNWIND $rows AS row
-MERGE (c:Chunk {id: row.id})
-SET c.text = row.text, c.source = row.source
-WITH c, row
-CALL (c, row) {
-  UNWIND row.mentions AS mention
-  MATCH (e:{{entity_label}} {{{id}}: mention})
-  MERGE (e)-[:MENTIONED_IN]->(c)
-  RETURN count(e) AS mentions
+OPTIONAL MATCH (old:Chunk {id: row.id})
+WITH row,
+     old IS NOT NULL AND NOT $shared
+       AND EXISTS { (old)<-[:MENTIONED_IN]-(e:{{entity_label}}) }
+       AND NOT EXISTS { (old)<-[:MENTIONED_IN]-(:{{entity_label}})
+                        <-[:{{community_rel}}]-(:{{community_label}} {id: $community_id}) }
+       AS refused
+WITH collect(CASE WHEN refused THEN row.id END) AS refused,
+     collect(CASE WHEN NOT refused THEN row END) AS accepted
+CALL (accepted) {
+  UNWIND accepted AS row
+  MERGE (c:Chunk {id: row.id})
+  SET c.text = row.text, c.source = row.source
+  WITH c, row
+  CALL (c, row) {
+    UNWIND row.mentions AS mention
+    MATCH (e:{{entity_label}} {{{id}}: mention})
+    WITH c, e,
+         $shared OR EXISTS { (:{{community_label}} {id: $community_id})-[:{{community_rel}}]->(e) }
+           AS allowed
+    CALL (c, e, allowed) {
+      WITH * WHERE allowed
+      MERGE (e)-[:MENTIONED_IN]->(c)
+      RETURN 1 AS written
+      UNION ALL
+      WITH * WHERE NOT allowed
+      RETURN 0 AS written
+    }
+    RETURN sum(written) AS mentions, count(*) - sum(written) AS foreign
+  }
+  RETURN count(c) AS chunks, sum(mentions) AS mentions, sum(foreign) AS foreign
 }
-RETURN count(c) AS chunks, sum(mentions) AS mentions
+RETURN chunks, mentions, foreign, refused

@@ -75,6 +75,7 @@ class PerNodeRag(PathRag):
                 "baseline_node_neighbours",
                 counter=state.counter,
                 id=f,
+                community=s.walk_community(state.community),
                 entity_label=s.entity_label,
                 embedding_key=s.embedding_property,
             )
@@ -147,7 +148,7 @@ class VarLengthRag(PathRag):
         ontology = self.ontology_for(community_id, ontology_id)
         whitelist = self._whitelist(ontology, relations)
         t_start = time.perf_counter()
-        state = _QueryState(query, [], {}, set(), RoundTripCounter(), {}, None, None)
+        state = _QueryState(query, [], {}, set(), RoundTripCounter(), {}, None, None, community=community_id)
         qscorer = self.scorer.for_question(query)
         t0 = time.perf_counter()
         state.qvec = [float(x) for x in self.embedder.encode([query])[0]]
@@ -175,6 +176,7 @@ class VarLengthRag(PathRag):
                 "baseline_varlength",
                 counter=state.counter,
                 seed=sd.id,
+                community=s.walk_community(community_id),
                 k=k,
                 rels=whitelist,
                 limit=VARLENGTH_PATHS_PER_SEED,

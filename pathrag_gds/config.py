@@ -133,6 +133,10 @@ class Settings(BaseModel):
     #: Narrow the relation whitelist per intent and depth (relations that can still reach an expected type).
     #: Off: it changed no Hits@1 on the Bob suite or MetaQA dev (docs/benchmarks.md).
     intent_whitelist: bool = False
+    #: A search confined to a community (`community_id`) walks only to entities that community
+    #: aggregates. True: it may walk on to entities of other communities (graphs whose communities
+    #: link to each other on purpose); seeds still come from the community.
+    cross_community: bool = False
 
     #: token budget of a serialized path (the chain summary always stays whole). all-MiniLM-L6-v2 was
     #: trained on 128 tokens; encoding time grows linearly with it (see docs/benchmarks.md).
@@ -249,6 +253,10 @@ class Settings(BaseModel):
         if "neo4j_uri" not in values and "bolt_port" in values:
             settings = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{settings.bolt_port}"})
         return settings
+
+    def walk_community(self, community_id: str | None) -> str | None:
+        """The community the search's expansion stays in: `community_id`, or None when `cross_community`."""
+        return None if self.cross_community else community_id
 
     def resolved_password(self) -> str | None:
         """The password to connect with: `NEO4J_PASSWORD`, else the local server's generated one."""

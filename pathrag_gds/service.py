@@ -92,6 +92,7 @@ class _QueryState:
     deadline: float | None
     cancel: threading.Event | None
     intent: Intent | None = None
+    community: str | None = None
     #: entities the question names word for word (the topics of chain planning)
     topics: set[str] = field(default_factory=set)
     #: chain plans of the topic seeds (seed id -> plan); empty: no chain planning for this query
@@ -345,6 +346,7 @@ class PathRag:
             timings={},
             deadline=(time.monotonic() + timeout) if timeout else None,
             cancel=cancel,
+            community=community_id,
         )
         scorer = self.scorer_for(community_id)
         qscorer = scorer.for_question(query)
@@ -660,6 +662,7 @@ class PathRag:
             no_revisit=s.no_revisit,
             qvec=state.qvec,
             known=list(state.entities),
+            community=s.walk_community(state.community),
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )

@@ -4,6 +4,9 @@
 reads a triple file; bad rows are listed with their line numbers and nothing is written unless
 `--skip-bad` is given (then the good rows are loaded and the bad ones listed). `load graph FILE`
 loads a YAML file in the demo's shape.
+
+Entities that another community already holds are left unchanged and listed (exit status 1) unless
+`--shared` is given (for graphs that share entities between communities on purpose).
 """
 
 from __future__ import annotations
@@ -11,8 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pathrag_gds.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from pathrag_gds.datasets.loader import LoadReport
 
 #: Bad rows printed before the summary (all of them go to --bad-rows FILE).
 MAX_PRINTED_BAD = 50
@@ -30,6 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g = what.add_parser("graph", help="load a graph YAML file in the demo's format (bob.yaml)")
     g.add_argument("file", type=Path, help="the YAML file")
     g.add_argument("--no-index", action="store_true", help="load only; do not embed or build the index")
+    g.add_argument(
+        "--shared",
+        action="store_true",
+        help="change entities that other communities hold too, and share them (default: leave them "
+        "unchanged and report them)",
+    )
     g.set_defaults(func=run_graph)
 
     t = what.add_parser("triples", help="load a triple file (MetaQA kb.txt, TSV, CSV, JSON lines)")
@@ -45,7 +58,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     t.add_argument(
         "--community",
         default=None,
-        help="community id, also the prefix of entity ids `<community>:<name>` "
+        help="community id, also the prefix of entity ids `<community>:<name>` (`:` and `\\` in it "
+        "escaped with `\\`) "
         "(default: metaqa for --format metaqa, else the file name without extension)",
     )
     t.add_argument("--batch-size", type=int, default=2000, help="rows per transaction (default 2000)")
@@ -53,6 +67,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     t.add_argument("--skip-bad", action="store_true", help="load the good rows even if some rows are bad")
     t.add_argument("--bad-rows", type=Path, default=None, help="write every bad row to this TSV file")
     t.add_argument("--index", action="store_true", help="then embed the entities and build the index")
+    t.add_argument(
+        "--shared",
+        action="store_true",
+        help="change entities that other communities hold too, and share them (default: leave them "
+        "unchanged and report them)",
+    )
     t.set_defaults(func=run_triples)
 
 
@@ -62,19 +82,23 @@ def _index(community: str) -> None:
     run_index(community=community, batch_size=512, force=False)
 
 
-def _load_yaml_graph(path: Path | None, no_index: bool) -> int:
+def _print_report(report: LoadReport) -> None:
+    for line in report.lines():
+        print(line, file=sys.stderr if line.lstrip().startswith("REFUSED") else sys.stdout)
+
+
+def _load_yaml_graph(path: Path | None, no_index: bool, shared: bool = False) -> int:
     from pathrag_gds.datasets.demo import DEMO_FILE, read_graph_file
     from pathrag_gds.datasets.loader import GraphLoader
     from pathrag_gds.graph import Graph
 
     dataset = read_graph_file(path or DEMO_FILE)
     with Graph.connect() as graph:
-        report = GraphLoader(graph).load(dataset)
-    for line in report.lines():
-        print(line)
+        report = GraphLoader(graph).load(dataset, shared=shared)
+    _print_report(report)
     if not no_index:
         _index(dataset.community_id)
-    return 0
+    return 1 if report.refused else 0
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -83,15 +107,15 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    """Load (and index) a graph YAML file."""
-    return _load_yaml_graph(args.file, args.no_index)
+    """Load (and index) a graph YAML file; exit status 1 when entities of other communities were refused."""
+    return _load_yaml_graph(args.file, args.no_index, args.shared)
 
 
 def run_triples(args: argparse.Namespace) -> int:
     """Read, check and load a triple file."""
     from pathrag_gds.datasets.loader import GraphLoader
     from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
-    from pathrag_gds.datasets.triples import check_format, read_triples
+    from pathrag_gds.datasets.triples import check_format, printable, read_triples
     from pathrag_gds.graph import Graph
 
     fmt = check_format(args.format)
@@ -113,7 +137,7 @@ def run_triples(args: argparse.Namespace) -> int:
     )
     if tf.bad_rows:
         for b in tf.bad_rows[:MAX_PRINTED_BAD]:
-            print(f"{args.file}:{b.line}: {b.reason}: {b.text[:120]}", file=sys.stderr)
+            print(f"{args.file}:{b.line}: {b.reason}: {printable(b.text)[:120]}", file=sys.stderr)
         if len(tf.bad_rows) > MAX_PRINTED_BAD:
             print(
                 f"... and {len(tf.bad_rows) - MAX_PRINTED_BAD:,} more bad rows"
@@ -126,7 +150,7 @@ def run_triples(args: argparse.Namespace) -> int:
             with args.bad_rows.open("w", encoding="utf-8") as fh:
                 fh.write("line\treason\ttext\n")
                 for b in tf.bad_rows:
-                    fh.write(f"{b.line}\t{b.reason}\t{b.text}\n")
+                    fh.write(f"{b.line}\t{b.reason}\t{printable(b.text)}\n")
             print(f"all bad rows written to {args.bad_rows}", file=sys.stderr)
         if not args.skip_bad:
             raise InvalidInput(
@@ -134,9 +158,8 @@ def run_triples(args: argparse.Namespace) -> int:
                 "--skip-bad to load the good rows"
             )
     with Graph.connect() as graph:
-        report = GraphLoader(graph, batch_size=args.batch_size).load(tf.dataset)
-    for line in report.lines():
-        print(line)
+        report = GraphLoader(graph, batch_size=args.batch_size).load(tf.dataset, shared=args.shared)
+    _print_report(report)
     if args.index:
         _index(community)
-    return 1 if tf.bad_rows else 0
+    return 1 if tf.bad_rows or report.refused else 0

@@ -1,8 +1,8 @@
 """Graph files in the demo's YAML shape (`bob.yaml`): ontology, community, entities, relationships, chunks.
 
 The whole file is checked before anything is written: every problem (unknown relationship type,
-entity type not in the ontology, a relationship or mention naming an unknown entity, repeated ids)
-is listed in one error.
+entity type not in the ontology, a relationship or mention naming an unknown entity, repeated ids,
+a control character or lone surrogate in an id, name or text) is listed in one error.
 
 Example:
     >>> ds = read_graph_file(DEMO_FILE)
@@ -16,7 +16,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pathrag_gds.datasets.loader import ChunkRow, Dataset, DatasetError, EntityRow, RelationRow
+from pathrag_gds.datasets.loader import (
+    ChunkRow,
+    Dataset,
+    DatasetError,
+    EntityRow,
+    RelationRow,
+    bad_character,
+)
 from pathrag_gds.datasets.ontology_files import DATA_DIR, ontology_from_mapping, read_yaml
 
 #: The Bob demo graph.
@@ -53,6 +60,9 @@ def dataset_from_mapping(data: Any, source: str) -> Dataset:
     ontology = ontology_from_mapping(data, source)
     community = data.get("community") or {}
     community_id = str(community.get("id") or f"DefaultCommunity_{ontology.id}")
+    bad = bad_character(community_id)
+    if bad:
+        raise DatasetError(f"{source}: community id {community_id!r} holds a {bad}; remove it")
     if community.get("ontology_id") not in (None, ontology.id):
         raise DatasetError(
             f"{source}: community ontology_id {community.get('ontology_id')!r} differs from the "
@@ -71,6 +81,14 @@ def dataset_from_mapping(data: Any, source: str) -> Dataset:
         if eid in seen:
             problems.append(f"entity {eid!r}: id repeated")
         seen.add(eid)
+        for value, what, multiline in (
+            (eid, "id", False),
+            (str(e.get("name") or eid), "name", False),
+            (str(e.get("description") or ""), "description", True),
+        ):
+            bad = bad_character(value, multiline=multiline)
+            if bad:
+                problems.append(f"entity {eid!r}: {what} holds a {bad}; remove it")
         ls = _labels(e.get("labels", e.get("label")))
         unknown = sorted(set(ls) - labels)
         if unknown:
@@ -104,6 +122,10 @@ def dataset_from_mapping(data: Any, source: str) -> Dataset:
             problems.append(f"chunk #{i}: needs `id` and `text`")
             continue
         cid = str(c["id"])
+        for value, what, multiline in ((cid, "id", False), (str(c["text"]), "text", True)):
+            bad = bad_character(value, multiline=multiline)
+            if bad:
+                problems.append(f"chunk {cid!r}: {what} holds a {bad}; remove it")
         if cid in chunk_ids:
             problems.append(f"chunk {cid!r}: id repeated")
         chunk_ids.add(cid)

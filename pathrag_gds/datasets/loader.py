@@ -18,7 +18,7 @@ import logging
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -95,24 +95,50 @@ class Dataset:
         return len(self.entities)
 
 
+#: Refused ids listed in a load report (the count covers all of them).
+MAX_LISTED_REFUSED = 5
+
+
 @dataclass
 class LoadReport:
-    """What a load did. `created` counts new nodes / relationships, `existing` ones already there."""
+    """What a load did. `created` counts new nodes / relationships, `existing` ones already there.
+
+    `*_refused` count what another community owns and the load left alone (see `GraphLoader.load`);
+    `refused_ids` lists the first entity and chunk ids refused.
+    """
 
     community_id: str
     entities_created: int = 0
     entities_existing: int = 0
     entities_changed: int = 0
+    entities_refused: int = 0
     relationships_created: int = 0
     relationships_existing: int = 0
     relationships_missing_endpoint: int = 0
+    relationships_refused: int = 0
     chunks: int = 0
+    chunks_refused: int = 0
     mentions: int = 0
+    mentions_refused: int = 0
+    refused_ids: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def refused(self) -> int:
+        """Entities, relationships, chunks and mentions refused because another community owns them."""
+        return (
+            self.entities_refused + self.relationships_refused + self.chunks_refused + self.mentions_refused
+        )
+
+    def note_refused(self, ids: Sequence[str]) -> None:
+        """Remember the first refused ids."""
+        room = MAX_LISTED_REFUSED - len(self.refused_ids)
+        if room > 0:
+            self.refused_ids.extend(ids[:room])
 
     def lines(self) -> list[str]:
         """The report as human-readable lines."""
-        return [
+        out = [
             f"community {self.community_id}: loaded in {self.seconds:.1f} s",
             f"  entities:      {self.entities_created + self.entities_existing:>9,} "
             f"({self.entities_created:,} created, {self.entities_existing:,} existing, "
@@ -121,12 +147,115 @@ class LoadReport:
             f"({self.relationships_created:,} created, {self.relationships_existing:,} existing)",
             f"  chunks:        {self.chunks:>9,} ({self.mentions:,} mentions)",
         ]
+        if self.relationships_missing_endpoint:
+            out.append(
+                f"  {self.relationships_missing_endpoint:,} relationship(s) not written: an endpoint "
+                "is missing"
+            )
+        if self.refused:
+            listed = ", ".join(repr(i) for i in self.refused_ids)
+            out.append(
+                f"  REFUSED (owned by another community, left unchanged): {self.entities_refused:,} "
+                f"entities, {self.relationships_refused:,} relationships, {self.chunks_refused:,} "
+                f"chunks, {self.mentions_refused:,} mentions; first ids: {listed or '-'}. Use other "
+                "ids, or pass --shared (GraphLoader.load(shared=True)) to change and share them"
+            )
+        return out
 
 
 def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """Consecutive slices of at most `size` items."""
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+def entity_id(community_id: str, name: str) -> str:
+    r"""The entity id of `name` in a community: `<community>:<name>`, the community escaped.
+
+    In the community, `\` becomes `\\` and `:` becomes `\:`, so the first unescaped `:` ends
+    it and no two (community, name) pairs share an id. Communities without `:` or `\` keep the
+    plain form (`metaqa:Heat`).
+
+    Example:
+        >>> entity_id("acme", "secret:Vault Plan"), entity_id("acme:secret", "Vault Plan")
+        ('acme:secret:Vault Plan', 'acme\\:secret:Vault Plan')
+    """
+    return community_id.replace("\\", "\\\\").replace(":", "\\:") + ":" + name
+
+
+def split_entity_id(eid: str) -> tuple[str, str]:
+    r"""The (community, name) an :func:`entity_id` was built from.
+
+    Raises:
+        ValueError: `eid` has no unescaped `:` (it is not a community-scoped id).
+
+    Example:
+        >>> split_entity_id("acme\\:secret:Vault Plan")
+        ('acme:secret', 'Vault Plan')
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(eid):
+        ch = eid[i]
+        if ch == "\\" and i + 1 < len(eid):
+            out.append(eid[i + 1])
+            i += 2
+            continue
+        if ch == ":":
+            return "".join(out), eid[i + 1 :]
+        out.append(ch)
+        i += 1
+    raise ValueError(f"{eid!r} is not a community-scoped entity id (no unescaped ':')")
+
+
+#: Refused in ids and names: control characters (Unicode Cc: C0, DEL, C1), lone surrogates (Cs) and
+#: the line / paragraph separators (Zl, Zp).
+_BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+#: Refused in descriptions and other text: the same, except tab, line feed, carriage return and the
+#: Unicode line separators.
+_BAD_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def bad_character(value: str, *, multiline: bool = False) -> str | None:
+    r"""Why `value` cannot be stored as an id or name (or, `multiline`, a description), else None.
+
+    Refused: control characters (NUL, escape, ...; in names also tab and line breaks), the line
+    separators U+2028 / U+2029 in names, and lone surrogates (a broken `\ud800` escape or an
+    invalid UTF-8 byte read leniently).
+
+    Example:
+        >>> bad_character("Bob\x00"), bad_character("two\nlines", multiline=True)
+        ('control character U+0000', None)
+    """
+    m = (_BAD_IN_TEXT if multiline else _BAD_IN_NAME).search(value)
+    if m is None:
+        return None
+    code = ord(m.group())
+    if 0xD800 <= code <= 0xDFFF:
+        return f"lone surrogate U+{code:04X} (not valid Unicode text)"
+    if code in (0x2028, 0x2029):
+        return f"line separator U+{code:04X}"
+    return f"control character U+{code:04X}"
+
+
+def check_text(value: str, what: str, *, multiline: bool = False) -> str:
+    """Return `value` if :func:`bad_character` finds nothing in it.
+
+    Raises:
+        DatasetError: naming the field and the character, and saying to remove it.
+    """
+    bad = bad_character(value, multiline=multiline)
+    if bad:
+        raise DatasetError(f"{what} {value!r} holds a {bad}: remove it from the data")
+    return value
+
+
+def check_text_value(value: Any, what: str) -> Any:
+    """Return a property value if its strings pass :func:`check_text` (line breaks allowed)."""
+    for v in value if isinstance(value, list) else [value]:
+        if isinstance(v, str):
+            check_text(v, what, multiline=True)
+    return value
 
 
 def check_identifier(name: str, what: str) -> str:
@@ -158,6 +287,31 @@ def check_value(value: Any, where: str) -> Any:
     raise DatasetError(
         f"{where}: value {value!r} is not a scalar or a list of scalars of one kind; flatten it"
     )
+
+
+def check_dataset(dataset: Dataset) -> None:
+    """Check every id, name and text of a dataset for :func:`bad_character` before anything is written.
+
+    Raises:
+        DatasetError: naming the first bad value and its character.
+    """
+    check_text(dataset.community_id, "community id")
+    for e in dataset.entities:
+        check_text(e.id, "entity id")
+        check_text(e.name, f"entity {e.id!r} name")
+        check_text(e.description, f"entity {e.id!r} description", multiline=True)
+        for key, value in e.attributes.items():
+            check_text_value(value, f"entity {e.id!r} attribute {key!r}")
+    for r in dataset.relationships:
+        where = f"relationship {r.source!r} {r.type} {r.target!r}"
+        check_text(r.source, f"{where}: source")
+        check_text(r.target, f"{where}: target")
+        for key, value in r.attributes.items():
+            check_text_value(value, f"{where} attribute {key!r}")
+    for c in dataset.chunks:
+        check_text(c.id, "chunk id")
+        check_text(c.text, f"chunk {c.id!r} text", multiline=True)
+        check_text(c.source, f"chunk {c.id!r} source")
 
 
 def ontology_rows(ontology: Ontology) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -209,6 +363,39 @@ class GraphLoader:
         self.graph.write("load_entity_types", ontology_id=ontology.id, rows=ets)
         self.graph.write("load_relation_types", ontology_id=ontology.id, rows=rts)
 
+    def check_ontology_owner(self, ontology: Ontology, community_id: str) -> None:
+        """Refuse to change an ontology that other communities use (new or different types).
+
+        Raises:
+            DatasetError: naming the communities and the first changed type.
+        """
+        users = [
+            r["id"]
+            for r in self.graph.read(
+                "load_ontology_users", ontology_id=ontology.id, community_id=community_id
+            )
+        ]
+        if not users:
+            return
+        stored = self.graph.read("ontology_read", ontology_id=ontology.id)
+        have: dict[tuple[str, str], dict[str, Any]] = {}
+        for row in stored:
+            have.update({("entity type", t["label"]): t for t in row["entity_types"]})
+            have.update({("relationship type", t["type"]): t for t in row["relation_types"]})
+        ets, rts = ontology_rows(ontology)
+        wanted = [(("entity type", t["label"]), t) for t in ets] + [
+            (("relationship type", t["type"]), t) for t in rts
+        ]
+        changed = [key for key, row in wanted if have.get(key) != row]
+        if changed:
+            what, name = changed[0]
+            raise DatasetError(
+                f"ontology {ontology.id!r} is used by community {users[0]!r}"
+                f"{f' and {len(users) - 1} more' if len(users) > 1 else ''}, and this load would change "
+                f"it ({len(changed)} new or different type(s), first: {what} {name!r}); nothing "
+                "loaded. Give the ontology another id, or pass --shared to change it for all"
+            )
+
     def load_community(self, community_id: str, ontology_id: str) -> None:
         """Write the community node."""
         self.graph.write("load_community", community_id=community_id, ontology_id=ontology_id)
@@ -227,103 +414,193 @@ class GraphLoader:
                 on_result(result[0] if result else {})
                 bar.update(len(chunk))
 
-    def load_entities(self, entities: Sequence[EntityRow], community_id: str, report: LoadReport) -> None:
-        """MERGE entities (ids must be distinct) and tie them to the community."""
+    def load_entities(
+        self,
+        entities: Sequence[EntityRow],
+        community_id: str,
+        report: LoadReport,
+        *,
+        shared: bool = False,
+    ) -> set[str]:
+        """MERGE entities (ids must be distinct) and tie them to the community.
+
+        Returns the ids refused: entities another community aggregates (unless `shared`).
+        """
         s = self.graph.settings
         reserved = {s.id_property, s.name_property, s.embedding_property}
         rows = []
         for e in entities:
+            check_text(e.id, "entity id")
+            check_text(e.name, f"entity {e.id!r} name")
             props: dict[str, Any] = {}
             if e.description:
-                props[s.description_property] = e.description
+                props[s.description_property] = check_text(
+                    e.description, f"entity {e.id!r} description", multiline=True
+                )
             for key, value in e.attributes.items():
                 check_identifier(key, f"attribute of entity {e.id!r}")
                 if key in reserved:
                     raise DatasetError(
                         f"entity {e.id!r} has an attribute {key!r}, a reserved property; rename it"
                     )
-                props[key] = check_value(value, f"entity {e.id!r} attribute {key!r}")
+                where = f"entity {e.id!r} attribute {key!r}"
+                props[key] = check_text_value(check_value(value, where), where)
             labels = [check_identifier(label, "entity type label") for label in e.labels]
             rows.append({"id": e.id, "name": e.name, "labels": labels, "props": props})
+        refused: set[str] = set()
 
         def add(r: dict[str, Any]) -> None:
             created = int(r.get("created", 0))
             report.entities_created += created
             report.entities_existing += int(r.get("total", 0)) - created
             report.entities_changed += int(r.get("changed", 0))
+            ids = [str(i) for i in r.get("refused") or []]
+            report.entities_refused += len(ids)
+            report.note_refused(ids)
+            refused.update(ids)
 
         self._batches(
             "load_entities",
             rows,
             "entities",
-            {"community_id": community_id, "embedding_key": s.embedding_property},
+            {"community_id": community_id, "embedding_key": s.embedding_property, "shared": shared},
             add,
         )
+        return refused
 
-    def load_relationships(self, relationships: Sequence[RelationRow], report: LoadReport) -> None:
-        """MERGE relationships (one per source, type, target) between existing entities."""
-        rows = [
-            {
-                "source": r.source,
-                "type": check_identifier(r.type, "relationship type"),
-                "target": r.target,
-                "props": {
-                    check_identifier(k, f"attribute of relationship {r.type}"): check_value(
-                        v, f"relationship {r.source} {r.type} {r.target} attribute {k!r}"
-                    )
-                    for k, v in r.attributes.items()
-                },
-            }
-            for r in relationships
-        ]
+    def load_relationships(
+        self,
+        relationships: Sequence[RelationRow],
+        report: LoadReport,
+        *,
+        community_id: str,
+        refused: Collection[str] = (),
+        shared: bool = False,
+    ) -> None:
+        """MERGE relationships (one per source, type, target) between existing entities.
+
+        Not written: relationships touching a `refused` id, and (unless `shared`) those with an
+        endpoint `community_id` does not aggregate; both count as refused.
+        """
+        rows = []
+        for r in relationships:
+            if r.source in refused or r.target in refused:
+                report.relationships_refused += 1
+                continue
+            rows.append(
+                {
+                    "source": r.source,
+                    "type": check_identifier(r.type, "relationship type"),
+                    "target": r.target,
+                    "props": {
+                        check_identifier(k, f"attribute of relationship {r.type}"): check_text_value(
+                            check_value(v, f"relationship {r.source} {r.type} {r.target} attribute {k!r}"),
+                            f"relationship {r.source} {r.type} {r.target} attribute {k!r}",
+                        )
+                        for k, v in r.attributes.items()
+                    },
+                }
+            )
+        matched = 0  # rows whose two endpoints exist (written or refused as foreign)
 
         def add(r: dict[str, Any]) -> None:
+            nonlocal matched
             created = int(r.get("created", 0))
             total = int(r.get("total", 0))
             report.relationships_created += created
             report.relationships_existing += total - created
+            report.relationships_refused += int(r.get("foreign", 0))
+            matched += total + int(r.get("foreign", 0))
 
-        self._batches("load_relationships", rows, "relationships", {}, add)
-        report.relationships_missing_endpoint = len(rows) - (
-            report.relationships_created + report.relationships_existing
+        self._batches(
+            "load_relationships",
+            rows,
+            "relationships",
+            {"community_id": community_id, "shared": shared},
+            add,
         )
+        report.relationships_missing_endpoint = len(rows) - matched
 
-    def load_chunks(self, chunks: Sequence[ChunkRow], report: LoadReport) -> None:
-        """MERGE provenance chunks and their MENTIONED_IN edges."""
-        rows = [
-            {"id": c.id, "text": c.text, "source": c.source, "mentions": list(c.mentions)} for c in chunks
-        ]
+    def load_chunks(
+        self,
+        chunks: Sequence[ChunkRow],
+        report: LoadReport,
+        *,
+        community_id: str,
+        refused: Collection[str] = (),
+        shared: bool = False,
+    ) -> None:
+        """MERGE provenance chunks and their MENTIONED_IN edges.
+
+        Unless `shared`, a chunk that only other communities' entities mention is left as it is, and
+        mentions of `refused` ids or of entities outside `community_id` are not written.
+        """
+        rows = []
+        for c in chunks:
+            check_text(c.id, "chunk id")
+            kept = [m for m in c.mentions if m not in refused]
+            report.mentions_refused += len(c.mentions) - len(kept)
+            rows.append(
+                {
+                    "id": c.id,
+                    "text": check_text(c.text, f"chunk {c.id!r} text", multiline=True),
+                    "source": check_text(c.source, f"chunk {c.id!r} source"),
+                    "mentions": kept,
+                }
+            )
 
         def add(r: dict[str, Any]) -> None:
             report.chunks += int(r.get("chunks", 0))
             report.mentions += int(r.get("mentions") or 0)
+            report.mentions_refused += int(r.get("foreign") or 0)
+            ids = [str(i) for i in r.get("refused") or []]
+            report.chunks_refused += len(ids)
+            report.note_refused(ids)
 
-        self._batches("load_chunks", rows, "chunks", {}, add)
+        self._batches("load_chunks", rows, "chunks", {"community_id": community_id, "shared": shared}, add)
 
-    def load(self, dataset: Dataset) -> LoadReport:
-        """Write a whole dataset: schema, ontology, community, entities, relationships, chunks."""
+    def load(self, dataset: Dataset, *, shared: bool = False) -> LoadReport:
+        """Write a whole dataset: schema, ontology, community, entities, relationships, chunks.
+
+        An entity another community already aggregates is not changed and not tied to this
+        community, and nothing of this load touches it (relationships, mentions), unless `shared`:
+        the report counts and lists what was refused. `shared` is for graphs that share entities
+        between communities on purpose.
+
+        Raises:
+            DatasetError: bad text in the data, repeated ids, or (unless `shared`) an ontology
+                that other communities use and this load would change; nothing is written then.
+        """
         t0 = time.perf_counter()
-        report = LoadReport(dataset.community_id)
+        check_dataset(dataset)
+        cid = dataset.community_id
+        if not cid.strip():
+            raise DatasetError("the community id is empty; give the community an id")
+        report = LoadReport(cid)
         counts = Counter(e.id for e in dataset.entities)
         if len(counts) != len(dataset.entities):
             dupes = sorted(i for i, n in counts.items() if n > 1)[:5]
             raise DatasetError(f"entity ids must be distinct; repeated: {dupes}. Merge those entities")
         self.ensure_schema()
+        if not shared:
+            self.check_ontology_owner(dataset.ontology, cid)
         self.load_ontology(dataset.ontology)
-        self.load_community(dataset.community_id, dataset.ontology.id)
-        self.load_entities(dataset.entities, dataset.community_id, report)
-        self.load_relationships(dataset.relationships, report)
+        self.load_community(cid, dataset.ontology.id)
+        refused = self.load_entities(dataset.entities, cid, report, shared=shared)
+        self.load_relationships(
+            dataset.relationships, report, community_id=cid, refused=refused, shared=shared
+        )
         if dataset.chunks:
-            self.load_chunks(dataset.chunks, report)
+            self.load_chunks(dataset.chunks, report, community_id=cid, refused=refused, shared=shared)
         report.seconds = time.perf_counter() - t0
+        if report.refused:
+            log.warning("load of %s refused %d item(s) of other communities", cid, report.refused)
         return report
 
 
 def community_counts(graph: Graph, community_id: str) -> dict[str, Any] | None:
     """What a community holds (entities, embedded, labels, relationships by type, chunks), or None."""
-    rows = graph.read(
-        "community_counts", community_id=community_id, entity_label=graph.settings.entity_label
-    )
+    rows = graph.read("community_counts", community_id=community_id, entity_label=graph.settings.entity_label)
     return rows[0] if rows else None
 
 

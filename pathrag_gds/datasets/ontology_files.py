@@ -30,13 +30,23 @@ def read_yaml(path: str | Path) -> Any:
     """Parse a YAML file.
 
     Raises:
-        DatasetError: the file is missing or is not valid YAML.
+        DatasetError: the file is missing, is not UTF-8 (the message gives the line), or is not
+            valid YAML.
     """
     p = Path(path)
     if not p.is_file():
         raise DatasetError(f"file not found: {p}; check the path")
+    data = p.read_bytes()
     try:
-        return yaml.safe_load(p.read_text(encoding="utf-8"))
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DatasetError(
+            f"{p}:{line}: invalid UTF-8 (byte 0x{data[exc.start]:02X}); convert the file to UTF-8 "
+            "or fix that line"
+        ) from exc
+    try:
+        return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

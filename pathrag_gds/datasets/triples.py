@@ -9,13 +9,16 @@ Formats:
             `head`/`relation`/`tail`), optional `attributes` (scalars or lists of scalars).
 
 Blank lines and, except in metaqa files, lines starting with `#` are skipped. Every other line is a
-triple or a bad row (wrong number of fields, empty field, invalid JSON, relation not in the ontology),
-reported with its line number: nothing is dropped silently.
+triple or a bad row (wrong number of fields, empty field, invalid JSON, relation not in the ontology,
+a control character or lone surrogate in a field, bytes that are not UTF-8), reported with its line
+number: nothing is dropped silently. Each line is decoded on its own, so one bad byte spoils only
+its line.
 
 Entities: the subject gets the relation's first source label, the object its first target label
 (from the ontology); a string used with several types is one entity with several labels. Entity
-ids are `<community_id>:<name>`, so that graphs loaded into different communities never share
-nodes; the name is the string itself.
+ids are :func:`~pathrag_gds.datasets.loader.entity_id` (`<community_id>:<name>`, the community
+escaped), so that graphs loaded into different communities never share nodes; the name is the
+string itself.
 
 Example:
     >>> onto = Ontology.from_mapping({"id": "o", "entity_types": [{"label": "Movie"}, {"label": "Person"}],
@@ -36,7 +39,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pathrag_gds.datasets.loader import Dataset, DatasetError, EntityRow, RelationRow, check_value
+from pathrag_gds.datasets.loader import (
+    Dataset,
+    DatasetError,
+    EntityRow,
+    RelationRow,
+    bad_character,
+    check_text,
+    check_value,
+    entity_id,
+)
 from pathrag_gds.ontology import Ontology
 
 FORMATS = ("metaqa", "tsv", "csv", "jsonl")
@@ -80,7 +92,16 @@ class TripleFile:
 
 
 def _reason_kind(reason: str) -> str:
-    for kind in ("relation", "expected", "empty", "invalid JSON", "not a JSON object", "attribute"):
+    for kind in (
+        "relation",
+        "expected",
+        "empty",
+        "invalid JSON",
+        "not a JSON object",
+        "attribute",
+        "bad character",
+        "invalid UTF-8",
+    ):
         if reason.startswith(kind):
             return kind
     return reason
@@ -97,11 +118,45 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
+def printable(text: str) -> str:
+    """`text` with control characters, lone surrogates and undecodable bytes written as escapes."""
+    out = []
+    for ch in text:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:  # a byte that is not UTF-8 (decoded with surrogateescape)
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ch.isprintable() or ch == "\t":
+            out.append(ch)
+        else:
+            out.append(ascii(ch)[1:-1])
+    return "".join(out)
+
+
+def _invalid_utf8(line: int, text: str) -> BadRow | None:
+    """A bad row when `text` (decoded with surrogateescape) holds bytes that are not UTF-8."""
+    for col, ch in enumerate(text, start=1):
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            return BadRow(
+                line,
+                f"invalid UTF-8: byte 0x{ord(ch) - 0xDC00:02X} at character {col}; convert the file "
+                "to UTF-8 or fix the line",
+                printable(text),
+            )
+    return None
+
+
 def _triple_or_bad(line: int, fields: list[str], text: str, attrs: dict[str, Any]) -> Triple | BadRow:
     s, r, o = (f.strip() for f in fields[:3])
     for value, what in ((s, "subject"), (r, "relation"), (o, "object")):
         if not value:
-            return BadRow(line, f"empty {what}", text)
+            return BadRow(line, f"empty {what}", printable(text))
+        bad = bad_character(value)
+        if bad:
+            return BadRow(line, f"bad character in {what}: {bad}; remove it", printable(text))
+    for key, value in attrs.items():
+        for v in value if isinstance(value, list) else [value]:
+            bad = bad_character(v, multiline=True) if isinstance(v, str) else None
+            if bad:
+                return BadRow(line, f"bad character in attribute {key!r}: {bad}; remove it", printable(text))
     return Triple(line, s, r, o, attrs)
 
 
@@ -109,6 +164,10 @@ def _parse_metaqa(lines: Iterable[str]) -> Iterator[Triple | BadRow]:
     for n, raw in enumerate(lines, start=1):
         text = raw.rstrip("\r\n")
         if not text.strip():
+            continue
+        invalid = _invalid_utf8(n, text)
+        if invalid:
+            yield invalid
             continue
         fields = text.split("|")
         if len(fields) != 3:
@@ -134,6 +193,10 @@ def _parse_delimited(lines: Iterable[str], delimiter: str) -> Iterator[Triple | 
             continue
         n = reader.line_num
         text = delimiter.join(fields)
+        invalid = _invalid_utf8(n, text)
+        if invalid:
+            yield invalid
+            continue
         if not fields or not "".join(fields).strip() or fields[0].lstrip().startswith("#"):
             continue
         if first:
@@ -155,6 +218,10 @@ def _parse_jsonl(lines: Iterable[str]) -> Iterator[Triple | BadRow]:
     for n, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text or text.startswith("#"):
+            continue
+        invalid = _invalid_utf8(n, text)
+        if invalid:
+            yield invalid
             continue
         try:
             obj = json.loads(text)
@@ -196,6 +263,7 @@ def _build(
 ) -> TripleFile:
     if not community_id.strip():
         raise DatasetError("the community id is empty; pass --community ID")
+    check_text(community_id, "the community id")
     known = {r.type: r for r in ontology.relation_types}
     entities: dict[str, dict[str, None]] = {}  # name -> ordered set of labels
     rels: dict[tuple[str, str, str], RelationRow] = {}
@@ -228,10 +296,13 @@ def _build(
             if not row.attributes:
                 continue
         rels[key] = RelationRow(
-            f"{community_id}:{row.subject}", row.relation, f"{community_id}:{row.object}", row.attributes
+            entity_id(community_id, row.subject),
+            row.relation,
+            entity_id(community_id, row.object),
+            row.attributes,
         )
     out.dataset.entities = [
-        EntityRow(id=f"{community_id}:{name}", name=name, labels=tuple(labels))
+        EntityRow(id=entity_id(community_id, name), name=name, labels=tuple(labels))
         for name, labels in entities.items()
     ]
     out.dataset.relationships = list(rels.values())
@@ -254,8 +325,11 @@ def read_triples(
         path: the file.
         fmt: one of :data:`FORMATS`.
         ontology: relation types with their source and target entity types.
-        community_id: the community (and the prefix of every entity id).
+        community_id: the community (and, escaped, the prefix of every entity id).
         limit: read only the first `limit` lines.
+
+    Lines are decoded one by one: a line with bytes that are not UTF-8 is a bad row (with its line
+    number), the rest of the file is read.
 
     Raises:
         DatasetError: the file is missing or unreadable, or the format is unknown.
@@ -265,7 +339,8 @@ def read_triples(
     if not p.is_file():
         raise DatasetError(f"triple file not found: {p}; check the path")
     try:
-        with p.open(encoding="utf-8", newline="") as fh:
-            return _build(parse_lines(fh, fmt), ontology, community_id, limit)
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{p} is not UTF-8 text ({exc.reason}); convert it to UTF-8") from exc
+        with p.open("rb") as fh:
+            lines = (raw.decode("utf-8", "surrogateescape") for raw in fh)
+            return _build(parse_lines(lines, fmt), ontology, community_id, limit)
+    except OSError as exc:
+        raise DatasetError(f"cannot read {p} ({exc.strerror}); check the file") from exc

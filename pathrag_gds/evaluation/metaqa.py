@@ -510,8 +510,10 @@ def summarize(rows: Sequence[Judgement], **meta: Any) -> dict[str, Any]:
 
 
 def topic_id(community_id: str, topic: str) -> str:
-    """The entity id the MetaQA loader gives a topic entity: `<community>:<name>`."""
-    return f"{community_id}:{topic}"
+    """The entity id the MetaQA loader gives a topic entity: `<community>:<name>` (`entity_id`)."""
+    from pathrag_gds.datasets.loader import entity_id
+
+    return entity_id(community_id, topic)
 
 
 def run_questions(
