@@ -206,3 +206,27 @@ def test_chains_that_read_the_same_share_one_probability() -> None:
     )
     assert plan.allowed(()) == {("married_to", "out"), ("married_to", "in")}
     assert plan.prob((("married_to", "out"),)) == plan.prob((("married_to", "in"),)) > 0.5
+
+
+def test_planned_paths_run_as_sets_and_rank_by_the_chains_they_lead_into() -> None:
+    from pathrag_gds.beam import ScoredPath
+    from pathrag_gds.config import Settings
+    from pathrag_gds.service import PathRag
+
+    svc = PathRag(Settings(local_keep_m=1, beam_width=3, weight_chain=1.0))
+    start = Path(("m",))
+
+    def child(i: int, prefix: float, chain: float, score: float) -> ScoredPath:
+        p = start.extend(Edge("starred_actors", "m", f"p{i}", "out"), f"p{i}")
+        parts = {"model": score, "chain": chain, "chain_prefix": prefix}
+        return ScoredPath(p, score + chain, raw=score, parent=0, parts=parts)
+
+    # four siblings on a planned chain prefix, one free path: the per-parent keep (m=1) would keep
+    # one sibling; planned paths keep up to beam_width, ranked with their prefix mass
+    planned = [child(i, 0.8, 0.0, 0.5 - i / 100) for i in range(4)]
+    free = ScoredPath(Path(("x",)).extend(Edge("r", "x", "y", "out"), "y"), 0.9, raw=0.9, parent=1)
+    beam = svc._keep([*planned, free], 1)
+    kept_planned = [b for b in beam if "chain_prefix" in b.parts]
+    assert len(kept_planned) == 3
+    assert all(b.score == pytest.approx(b.parts["model"] + 0.8) for b in kept_planned)
+    assert free in beam
