@@ -264,9 +264,9 @@ def test_session_expires(demo: Settings) -> None:
         (
             "/v1/query",
             {"question": QUESTION, "community_id": "Nope"},
-            422,
-            "invalid_input",
-            ["unknown community"],
+            404,
+            "community_not_found",
+            ["no community 'Nope'", "/v1/info"],
         ),
         (
             "/v1/sessions",
@@ -276,7 +276,7 @@ def test_session_expires(demo: Settings) -> None:
             ["connection_details", "configuration"],
         ),
         ("/v1/sessions", {"database_name": "other"}, 422, "invalid_request", ["database_name", "neo4j"]),
-        ("/v1/sessions", {"community_id": "Nope"}, 422, "invalid_input", ["unknown community"]),
+        ("/v1/sessions", {"community_id": "Nope"}, 404, "community_not_found", ["no community 'Nope'"]),
         ("/v1/sessions/nope/query", {"question": QUESTION}, 404, "session_not_found", ["POST /v1/sessions"]),
         ("/v1/nothing", {}, 404, "not_found", ["/docs"]),
     ],
