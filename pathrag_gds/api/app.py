@@ -132,8 +132,11 @@ def _warm_up(state: ApiState) -> None:
     try:
         load_models(state.service)
         info = state.service.refresh()
+        from pathrag_gds.scoring import tuned_model_dir
+
         for community_id in info.communities:  # tuned cross-encoders load now, not on a first query
-            state.service.scorer_for(community_id)
+            if (tuned_model_dir(state.settings, community_id) / "manifest.json").is_file():
+                state.service.scorer_for(community_id)
         state.warmup_error = None
     except PathRagError as exc:
         state.warmup_error = str(exc)
