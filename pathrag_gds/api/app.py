@@ -193,6 +193,7 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if warm_up:
             threading.Thread(target=_warm_up, args=(state,), name="pathrag-warmup", daemon=True).start()
+        state.gate.start()
         try:
             yield
         finally:

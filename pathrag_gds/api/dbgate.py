@@ -1,8 +1,9 @@
 """Fail fast while Neo4j is down.
 
-Once a request finds the database unreachable, :class:`DatabaseGate` answers every later request
-with 503 at once (no driver retries, no search slot held) until a background probe, every
-`interval_s` seconds, reaches Neo4j again.
+Once a request or the background probe finds the database unreachable, :class:`DatabaseGate`
+makes every later request, and every request still waiting for its search, answer 503 at once (no
+driver retries, no wait for a search stuck in the driver) until the probe, every `interval_s`
+seconds, reaches Neo4j again.
 """
 
 from __future__ import annotations
@@ -34,20 +35,28 @@ def database_down(exc: BaseException) -> DatabaseUnavailable | None:
 
 
 class DatabaseGate:
-    """Remembers that Neo4j is down and probes it in the background until it is back.
+    """Knows whether Neo4j is down, from failed requests and from a background probe.
+
+    The probe runs every `up_interval_s` while the database is up (so a stop is noticed even
+    before a request fails) and every `interval_s` while it is down (so its return is noticed).
 
     Args:
         probe: raises when the database cannot be reached (e.g. `Graph.verify`).
         interval_s: seconds between probes while the database is down.
+        up_interval_s: seconds between probes while it is up (after :meth:`start`).
     """
 
-    def __init__(self, probe: Callable[[], None], interval_s: float = 1.0) -> None:
+    def __init__(
+        self, probe: Callable[[], None], interval_s: float = 1.0, up_interval_s: float = 1.0
+    ) -> None:
         self._probe = probe
         self.interval_s = interval_s
+        self.up_interval_s = up_interval_s
         self._lock = threading.Lock()
         self._down: DatabaseUnavailable | None = None
         self._since = 0.0
         self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
         self.trips = 0
 
     @property
@@ -68,15 +77,25 @@ class DatabaseGate:
                 f"and checks Neo4j every {self.interval_s:g} s)"
             )
 
+    def start(self) -> None:
+        """Probe in the background from now on (server start-up)."""
+        with self._lock:
+            self._start_locked()
+
+    def _start_locked(self) -> None:
+        if (self._thread is None or not self._thread.is_alive()) and not self._stop.is_set():
+            self._thread = threading.Thread(target=self._watch, name="pathrag-db-probe", daemon=True)
+            self._thread.start()
+
     def trip(self, exc: DatabaseUnavailable) -> None:
-        """Mark the database down (once) and start the background probe."""
+        """Mark the database down (once) and make sure the probe runs."""
         with self._lock:
             if self._down is not None or self._stop.is_set():
                 return
             self._down, self._since = exc, time.monotonic()
             self.trips += 1
+            self._start_locked()
         log.warning("Neo4j unreachable, answering 503 until it is back: %s", exc)
-        threading.Thread(target=self._watch, name="pathrag-db-probe", daemon=True).start()
 
     def guard(self, exc: BaseException) -> None:
         """Trip when `exc` means the database is down."""
@@ -85,16 +104,17 @@ class DatabaseGate:
             self.trip(down)
 
     def _watch(self) -> None:
-        while not self._stop.wait(self.interval_s):
+        while not self._stop.wait(self.interval_s if self.is_down else self.up_interval_s):
             try:
                 self._probe()
-            except Exception as exc:  # still down (or another failure): keep probing
+            except Exception as exc:  # down (or another failure): keep probing
                 log.debug("Neo4j probe failed: %s", exc)
+                self.guard(exc)
                 continue
-            with self._lock:
-                self._down = None
-            log.warning("Neo4j reachable again: answering requests")
-            return
+            if self.is_down:
+                with self._lock:
+                    self._down = None
+                log.warning("Neo4j reachable again: answering requests")
 
     def close(self) -> None:
         """Stop probing (server shutdown)."""

@@ -329,6 +329,12 @@ async def _next(request: Request, state: ApiState, job: SearchJob) -> tuple[str,
     if time.monotonic() > job.deadline + GRACE_S:
         job.cancel.set()
         raise timeout_error(state.settings.api_timeout_s)
+    if state.gate.is_down:  # Neo4j went away under the search: answer now, not after the driver
+        job.cancel.set()
+        try:
+            state.gate.check()
+        except PathRagError as exc:
+            raise from_pathrag_error(exc) from None
     return None
 
 
