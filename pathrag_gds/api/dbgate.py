@@ -44,14 +44,23 @@ class DatabaseGate:
         probe: raises when the database cannot be reached (e.g. `Graph.verify`).
         interval_s: seconds between probes while the database is down.
         up_interval_s: seconds between probes while it is up (after :meth:`start`).
+        probe_timeout_s: a probe that takes longer counts as a failure (a Neo4j that hangs, e.g.
+            while it shuts down, is down).
     """
 
     def __init__(
-        self, probe: Callable[[], None], interval_s: float = 1.0, up_interval_s: float = 1.0
+        self,
+        probe: Callable[[], None],
+        interval_s: float = 1.0,
+        up_interval_s: float = 1.0,
+        probe_timeout_s: float = 2.0,
     ) -> None:
         self._probe = probe
         self.interval_s = interval_s
         self.up_interval_s = up_interval_s
+        self.probe_timeout_s = probe_timeout_s
+        self._pending: threading.Thread | None = None
+        self._outcome: list[BaseException | None] = []
         self._lock = threading.Lock()
         self._down: DatabaseUnavailable | None = None
         self._since = 0.0
@@ -103,10 +112,39 @@ class DatabaseGate:
         if down is not None:
             self.trip(down)
 
+    def _probe_once(self) -> None:
+        """Run the probe, at most `probe_timeout_s`: a Neo4j that does not answer counts as down.
+
+        A probe still blocked from an earlier round is not doubled; the round fails at once.
+        """
+        if self._pending is None or not self._pending.is_alive():
+            outcome: list[BaseException | None] = []
+
+            def run() -> None:
+                try:
+                    self._probe()
+                    outcome.append(None)
+                except BaseException as exc:
+                    outcome.append(exc)
+
+            self._outcome = outcome
+            self._pending = threading.Thread(target=run, name="pathrag-db-probe-call", daemon=True)
+            self._pending.start()
+            self._pending.join(self.probe_timeout_s)
+        if self._outcome:
+            failure = self._outcome[0]
+            if failure is not None:
+                raise failure
+            return
+        raise DatabaseUnavailable(
+            f"Neo4j did not answer `RETURN 1` within {self.probe_timeout_s:g} s (stopping, overloaded or "
+            "unreachable): retry in a few seconds; if it persists, check the Neo4j server and its log"
+        )
+
     def _watch(self) -> None:
         while not self._stop.wait(self.interval_s if self.is_down else self.up_interval_s):
             try:
-                self._probe()
+                self._probe_once()
             except Exception as exc:  # down (or another failure): keep probing
                 log.debug("Neo4j probe failed: %s", exc)
                 self.guard(exc)

@@ -178,3 +178,24 @@ def test_sessions_belong_to_their_owner() -> None:
     with pytest.raises(ApiError):
         store.delete(sid, "bob")
     store.delete(sid, "alice")
+
+
+def test_a_hung_database_counts_as_down() -> None:
+    release = threading.Event()
+
+    def probe() -> None:  # a Neo4j that accepts the connection but does not answer
+        release.wait(10)
+
+    gate = DatabaseGate(probe, interval_s=0.05, up_interval_s=0.05, probe_timeout_s=0.2)
+    gate.start()
+    deadline = time.monotonic() + 5
+    while not gate.is_down and time.monotonic() < deadline:
+        time.sleep(0.02)
+    with pytest.raises(DatabaseUnavailable, match="did not answer"):
+        gate.check()
+    release.set()  # it answers again
+    deadline = time.monotonic() + 5
+    while gate.is_down and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not gate.is_down
+    gate.close()
