@@ -67,6 +67,8 @@ class DatabaseGate:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.trips = 0
+        #: time.monotonic() of the last trip (0: never)
+        self.last_trip_at = 0.0
 
     @property
     def is_down(self) -> bool:
@@ -103,6 +105,7 @@ class DatabaseGate:
                 return
             self._down, self._since = exc, time.monotonic()
             self.trips += 1
+            self.last_trip_at = self._since
             self._start_locked()
         log.warning("Neo4j unreachable, answering 503 until it is back: %s", exc)
 

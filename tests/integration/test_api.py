@@ -514,23 +514,27 @@ def test_neo4j_stopped_while_serving_then_recovers(demo: Settings) -> None:
             log = clients.log
             assert r.json()["paths"]
             assert srv.get("/readyz", headers={}).status_code == 200
+        t_trip = app_state(app).gate.last_trip_at
         statuses = collections.Counter(st for _, _, st in log)
         unavailable = sorted(sec for _, sec, st in log if st == 503)
-        during = [(t0, sec, st) for t0, sec, st in log if t0 + sec >= t_stop and t0 <= t_started]
-        slowest_down = max((sec for _, sec, st in during if st == 503), default=0.0)
-        slowest_any = max((sec for _, sec, _ in during), default=0.0)
         median = unavailable[len(unavailable) // 2] if unavailable else 0.0
+        # requests that began once the server knew Neo4j was down, until `db start` returned
+        after = [sec for t0, sec, _ in log if t_trip <= t0 <= t_started]
+        # requests in flight when it learnt it: how long past that moment they waited
+        in_flight = [t0 + sec - t_trip for t0, sec, _ in log if t0 < t_trip < t0 + sec]
         print(
             f"\nneo4j restart under 8 clients: {len(log)} requests, statuses {dict(statuses)}; "
-            f"`db stop` took {t_stopped - t_stop:.1f} s, `db start` {t_started - t_start:.1f} s; "
-            f"503s: {len(unavailable)}, median {median:.3f} s, max {slowest_down:.2f} s; slowest request "
-            f"while down {slowest_any:.2f} s; first 200 {t_back - t_started:.1f} s after `db start`; "
-            f"gate trips {app_state(app).gate.trips}"
+            f"`db stop` took {t_stopped - t_stop:.1f} s, `db start` {t_started - t_start:.1f} s; server knew "
+            f"Neo4j was down {t_trip - t_stop:.1f} s after `db stop` began ({t_trip - t_stopped:+.1f} s after it "
+            f"returned); 503s: {len(unavailable)}, median {median:.3f} s; requests begun while known down: "
+            f"{len(after)}, slowest {max(after, default=0.0):.2f} s; in flight then: {len(in_flight)}, answered "
+            f"within {max(in_flight, default=0.0):.2f} s; first 200 {t_back - t_started:.1f} s after `db start`"
         )
         assert set(statuses) <= {200, 503}, statuses  # no 500, no 504, no connection error
-        assert unavailable, "some requests should have met the stopped database"
-        assert median < 0.5  # once known down: 503 at once
-        assert slowest_down < 4.0  # the first failures: the driver's 2 s of retries, then 503
+        assert unavailable and app_state(app).gate.trips >= 1
+        assert t_trip - t_stopped < 3.0  # noticed at most ~3 s after Neo4j is gone (usually before)
+        assert max(after) < 1.0 and median < 0.5  # once known down: 503 at once
+        assert max(in_flight, default=0.0) < 1.0  # searches under way answer at once too
     finally:
         with contextlib.suppress(Exception):
             _db("db stop", env)
