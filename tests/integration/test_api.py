@@ -524,11 +524,12 @@ def test_neo4j_stopped_while_serving_then_recovers(demo: Settings) -> None:
         in_flight = [t0 + sec - t_trip for t0, sec, _ in log if t0 < t_trip < t0 + sec]
         print(
             f"\nneo4j restart under 8 clients: {len(log)} requests, statuses {dict(statuses)}; "
-            f"`db stop` took {t_stopped - t_stop:.1f} s, `db start` {t_started - t_start:.1f} s; server knew "
-            f"Neo4j was down {t_trip - t_stop:.1f} s after `db stop` began ({t_trip - t_stopped:+.1f} s after it "
-            f"returned); 503s: {len(unavailable)}, median {median:.3f} s; requests begun while known down: "
-            f"{len(after)}, slowest {max(after, default=0.0):.2f} s; in flight then: {len(in_flight)}, answered "
-            f"within {max(in_flight, default=0.0):.2f} s; first 200 {t_back - t_started:.1f} s after `db start`"
+            f"`db stop` took {t_stopped - t_stop:.1f} s, `db start` {t_started - t_start:.1f} s; "
+            f"server knew Neo4j was down {t_trip - t_stop:.1f} s after `db stop` began "
+            f"({t_trip - t_stopped:+.1f} s after it returned); 503s: {len(unavailable)}, median "
+            f"{median:.3f} s; requests begun while known down: {len(after)}, slowest "
+            f"{max(after, default=0.0):.2f} s; in flight then: {len(in_flight)}, answered within "
+            f"{max(in_flight, default=0.0):.2f} s; first 200 {t_back - t_started:.1f} s after `db start`"
         )
         assert set(statuses) <= {200, 503}, statuses  # no 500, no 504, no connection error
         assert unavailable and app_state(app).gate.trips >= 1
