@@ -67,8 +67,9 @@ class DatabaseGate:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.trips = 0
-        #: time.monotonic() of the last trip (0: never)
+        #: time.monotonic() of the last trip and of the last return (0: never)
         self.last_trip_at = 0.0
+        self.last_clear_at = 0.0
 
     @property
     def is_down(self) -> bool:
@@ -155,6 +156,7 @@ class DatabaseGate:
             if self.is_down:
                 with self._lock:
                     self._down = None
+                    self.last_clear_at = time.monotonic()
                 log.warning("Neo4j reachable again: answering requests")
 
     def close(self) -> None:
