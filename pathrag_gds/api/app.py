@@ -177,7 +177,7 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     def probe() -> None:
         probe_service.graph.verify()
 
-    gate = DatabaseGate(probe)
+    gate = DatabaseGate(probe, target=f"Neo4j at {settings.neo4j_uri}")
     state = ApiState(
         settings=settings,
         tokens=tokens,

@@ -46,6 +46,7 @@ class DatabaseGate:
         up_interval_s: seconds between probes while it is up (after :meth:`start`).
         probe_timeout_s: a probe that takes longer counts as a failure (a Neo4j that hangs, e.g.
             while it shuts down, is down).
+        target: how messages name the database (the API passes `Neo4j at <NEO4J_URI>`).
     """
 
     def __init__(
@@ -54,8 +55,10 @@ class DatabaseGate:
         interval_s: float = 1.0,
         up_interval_s: float = 1.0,
         probe_timeout_s: float = 2.0,
+        target: str = "Neo4j",
     ) -> None:
         self._probe = probe
+        self.target = target
         self.interval_s = interval_s
         self.up_interval_s = up_interval_s
         self.probe_timeout_s = probe_timeout_s
@@ -141,8 +144,9 @@ class DatabaseGate:
                 raise failure
             return
         raise DatabaseUnavailable(
-            f"Neo4j did not answer `RETURN 1` within {self.probe_timeout_s:g} s (stopping, overloaded or "
-            "unreachable): retry in a few seconds; if it persists, check the Neo4j server and its log"
+            f"{self.target} did not answer `RETURN 1` within {self.probe_timeout_s:g} s (stopping, "
+            "overloaded or unreachable): retry in a few seconds; if it persists, check the Neo4j server "
+            "and its log"
         )
 
     def _watch(self) -> None:
