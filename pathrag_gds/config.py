@@ -169,6 +169,8 @@ class Settings(BaseModel):
     # --- HTTP API (python -m pathrag_gds serve) ---------------------------------------------------
     #: Bearer token clients must send (`Authorization: Bearer ...`); required to listen beyond loopback.
     api_token: str | None = None
+    #: JSON/YAML file mapping bearer tokens to the communities they may query (`"*"`: all), read at start.
+    api_tokens_file: Path | None = None
     #: Longest path (hops) a client may ask for with `hop_depth`.
     api_max_hop_depth: int = Field(6, ge=1, le=10)
     #: Largest `top_n` / `seed_n` a client may ask for.
@@ -192,6 +194,13 @@ class Settings(BaseModel):
     api_sessions_path: Path | None = None
     #: Seconds the HTTP API lets the driver retry a transaction when Neo4j is unreachable (then 503).
     api_db_retry_s: float = Field(2.0, ge=0, le=300)
+    #: Seconds a client has to send a whole request (headers and body) once it connects or its previous
+    #: answer ends; slower ones are cut off (408).
+    api_read_timeout_s: float = Field(10.0, gt=0, le=600)
+    #: Seconds an idle keep-alive connection stays open.
+    api_keepalive_s: float = Field(5.0, gt=0, le=600)
+    #: Largest request line plus headers, in bytes (larger: 431).
+    api_max_header_bytes: int = Field(16384, ge=1024, le=1048576)
     #: Seconds the Neo4j driver retries a transaction on transient errors (its own default: 30).
     neo4j_retry_s: float = Field(30.0, ge=0, le=3600)
 

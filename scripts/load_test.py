@@ -1,13 +1,15 @@
 """Load test of a running `python -m pathrag_gds serve` on loopback.
 
 N concurrent clients for T seconds (both bounded), mixing normal, streaming and invalid requests.
-Every answer is checked against its request (the echoed question, the request id, the event stream),
-and the run prints throughput, latency percentiles per kind and errors by kind. Exit status 1 when
-any answer was a 5xx, mixed up, or unexpected.
+Before the load, each demo question is asked alone (one request at a time) at every hop_depth the
+load uses; under load, every answer is compared with that reference: the same paths (node ids and
+relationship types, in order), the same answer, the same echoed question and request id. The run
+prints throughput, latency percentiles per kind and errors by kind. Exit status 1 when any answer
+was a 5xx, differed from the question asked alone, or was unexpected.
 
 Usage:
     .venv/bin/python scripts/load_test.py --clients 16 --duration 60
-    (PATHRAG_API_TOKEN is sent as the bearer token when set)
+    (PATHRAG_API_TOKEN is sent as the bearer token when set; --questions 8 asks 8 demo questions)
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import requests
@@ -46,6 +49,30 @@ def demo_questions() -> list[str]:
 
 EVAL_FILE = ROOT / "pathrag_gds" / "datasets" / "data" / "bob_eval.yaml"
 QUESTIONS = demo_questions()
+#: (question, hop_depth) -> the answer's signature when asked alone (filled before the load).
+REFERENCE: dict[tuple[str, int], tuple[Any, ...]] = {}
+
+
+def signature(data: dict[str, Any]) -> tuple[Any, ...]:
+    """What must not change under load: the answer and each path's nodes and relationships, in order."""
+    return (
+        data.get("answer"),
+        tuple(
+            (tuple(n["id"] for n in p["nodes"]), tuple(e["type"] for e in p["edges"])) for p in data["paths"]
+        ),
+    )
+
+
+def differs(q: str, hop: int, data: dict[str, Any]) -> str | None:
+    """A mixed-up message when `data` is not the answer `q` got when asked alone, else None."""
+    ref = REFERENCE.get((q, hop))
+    if ref is None:
+        return None
+    got = signature(data)
+    if got == ref:
+        return None
+    return f"mixed-up: {q!r} (hop_depth {hop}) answered {got[0]!r} with other paths than alone ({ref[0]!r})"
+
 
 INVALID = [
     ({"question": "q", "mode": "global"}, 422),
@@ -116,7 +143,7 @@ def normal(
         return 200, f"mixed-up: hop_depth {data.get('hop_depth')}, sent {body['hop_depth']}"
     if any(p["path_length"] > body["hop_depth"] for p in data["paths"]):
         return 200, "mixed-up: a path longer than hop_depth"
-    return 200, None
+    return 200, differs(q, body["hop_depth"], data)
 
 
 def streamed(
@@ -136,7 +163,7 @@ def streamed(
     rid = {d.get("request_id") for _, d in events}
     if len(rid) != 1:
         return 200, f"mixed-up: request ids {rid}"
-    return 200, None
+    return 200, differs(q, MAX_HOP, events[-1][1])
 
 
 def invalid(
@@ -172,7 +199,7 @@ def client(
     while time.monotonic() < deadline:
         n += 1
         kind = rng.choices(names, weights)[0]
-        q = f"{rng.choice(QUESTIONS)} (client {idx}, request {n})"
+        q = rng.choice(QUESTIONS)  # as asked alone: the answer is compared with that one
         t0 = time.monotonic()
         try:
             status, problem = KINDS[kind](s, url, q, community, timeout)
@@ -180,6 +207,22 @@ def client(
             status, problem = "exception", f"{type(exc).__name__}: {exc}"
         stats.record(kind, time.monotonic() - t0, status, problem)
     s.close()
+
+
+def ask_alone(url: str, token: str | None, community: str | None, timeout: float) -> str | None:
+    """Fill REFERENCE: each question at each hop_depth, one request at a time; an error message or None."""
+    s = requests.Session()
+    if token:
+        s.headers["Authorization"] = f"Bearer {token}"
+    for q in QUESTIONS:
+        for hop in range(1, MAX_HOP + 1):
+            body = {"question": q, "community_id": community, "hop_depth": hop, "seed_n": SEED_N}
+            r = s.post(f"{url}/v1/query", json=body, timeout=timeout)
+            if r.status_code != 200:
+                return f"asking {q!r} alone answered {r.status_code}: {r.text[:200]}"
+            REFERENCE[(q, hop)] = signature(r.json())
+    s.close()
+    return None
 
 
 def pct(values: list[float], p: float) -> float:
@@ -200,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per request (client side)")
     ap.add_argument("--max-hop", type=int, default=2, help="hop_depth of valid requests: 1..this (default 2)")
     ap.add_argument("--seed-n", type=int, default=10, help="seed_n of valid requests (default 10)")
+    ap.add_argument("--questions", type=int, default=0, help="ask only the first N demo questions (0: all)")
     ap.add_argument("--json", action="store_true", help="also print the summary as JSON")
     args = ap.parse_args(argv)
 
@@ -220,8 +264,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: unknown request kind {name!r} in --mix (kinds: {', '.join(KINDS)})")
             return 2
         mix.append((name, float(weight or 1)))
-    global MAX_HOP, SEED_N
+    global MAX_HOP, SEED_N, QUESTIONS
     MAX_HOP, SEED_N = args.max_hop, args.seed_n
+    if args.questions > 0:
+        QUESTIONS = QUESTIONS[: args.questions]
     token = os.environ.get("PATHRAG_API_TOKEN") or None
     try:
         ready = requests.get(f"{args.url}/readyz", timeout=10)
@@ -231,6 +277,13 @@ def main(argv: list[str] | None = None) -> int:
     if ready.status_code != 200:
         print(f"error: the server is not ready: {ready.text}")
         return 2
+
+    t_ref = time.monotonic()
+    problem = ask_alone(args.url, token, args.community, args.timeout)
+    if problem is not None:
+        print(f"error: {problem}")
+        return 2
+    print(f"reference: {len(REFERENCE)} answers asked alone in {time.monotonic() - t_ref:.1f} s")
 
     stats = Stats()
     t0 = time.monotonic()
@@ -269,7 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     lines.append("status by kind: " + ", ".join(f"{k}: {v}" for k, v in sorted(stats.statuses.items())))
     lines.append("outcomes: " + ", ".join(f"{k}: {v}" for k, v in sorted(stats.outcomes.items())))
-    lines.append(f"5xx: {stats.server_errors}   mixed-up responses: {stats.mixed_up}")
+    lines.append(
+        f"5xx: {stats.server_errors}   answers unlike the question asked alone (mixed-up): {stats.mixed_up}"
+    )
     for u in stats.unexpected:
         lines.append(f"  unexpected: {u}")
     print("\n".join(lines))

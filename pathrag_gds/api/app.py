@@ -7,6 +7,7 @@ searches, and a `SessionStore`. Models and graph facts load in the background at
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import threading
@@ -19,11 +20,13 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pathrag_gds import __version__
+from pathrag_gds.api.auth import TokenTable
+from pathrag_gds.api.dbgate import DatabaseGate
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, validation_message
-from pathrag_gds.api.interrupt import InterruptibleScorer
+from pathrag_gds.api.guards import BodyGuard, LoopbackHostOnly
+from pathrag_gds.api.interrupt import ApiPathRag
 from pathrag_gds.api.runner import SearchRunner
 from pathrag_gds.api.sessions import SessionStore
 from pathrag_gds.config import Settings
@@ -35,78 +38,26 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class ApiState:
-    """What the routes share: settings, the service, the runner, the sessions."""
+    """What the routes share: settings, tokens, the service, the runner, sessions, the database gate."""
 
     settings: Settings
+    tokens: TokenTable
     service: PathRag
     runner: SearchRunner
     sessions: SessionStore
+    gate: DatabaseGate
     warmup_error: str | None = None
     warmed_up: threading.Event = field(default_factory=threading.Event)
+    #: the last /readyz verdict: (time.monotonic(), ready, checks)
+    readiness: tuple[float, bool, dict[str, Any]] | None = None
+    readiness_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: time.monotonic() of the last re-read of the communities (unknown-community answers)
+    communities_read_at: float = 0.0
 
     @property
     def database_name(self) -> str:
         """The database every query runs against (named in the configuration)."""
         return self.settings.neo4j_database
-
-
-class BodyLimit:
-    """ASGI middleware: refuse request bodies over `max_bytes` with 413 (declared or streamed)."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def _too_large(self, send: Send) -> None:
-        body = error_body(
-            "payload_too_large",
-            f"the request body is larger than {self.max_bytes} bytes: shorten the question",
-        )
-        await JSONResponse(body, status_code=413)({"type": "http"}, _no_receive, send)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Pass the request on with its body, or answer 413."""
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "DELETE", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        declared = headers.get(b"content-length")
-        if declared is not None:
-            try:
-                size = int(declared)
-            except ValueError:
-                size = self.max_bytes + 1
-            if size > self.max_bytes:
-                await self._too_large(send)
-                return
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # client went away before sending its body
-            chunk = message.get("body", b"")
-            total += len(chunk)
-            if total > self.max_bytes:
-                await self._too_large(send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-
-async def _no_receive() -> Message:
-    return {"type": "http.disconnect"}
 
 
 _STATUS_CODES = {
@@ -180,10 +131,16 @@ def _warm_up(state: ApiState) -> None:
     """Load the models and read the graph facts, so the first request is not slow."""
     try:
         load_models(state.service)
-        state.service.refresh()
+        info = state.service.refresh()
+        from pathrag_gds.scoring import tuned_model_dir
+
+        for community_id in info.communities:  # tuned cross-encoders load now, not on a first query
+            if (tuned_model_dir(state.settings, community_id) / "manifest.json").is_file():
+                state.service.scorer_for(community_id)
         state.warmup_error = None
     except PathRagError as exc:
         state.warmup_error = str(exc)
+        state.gate.guard(exc)
         log.warning("warm-up incomplete: %s", exc)
     except Exception as exc:  # keep serving: /readyz reports it
         state.warmup_error = f"{type(exc).__name__}: {exc}"
@@ -196,37 +153,52 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     """Build the HTTP application.
 
     Args:
-        settings: all knobs (API limits, token, database).
-        service: the search service; one is built from `settings` when omitted.
+        settings: all knobs (API limits, tokens, database).
+        service: the search service; one is built from `settings` when omitted (each query then
+            uses its community's scorer, as the CLI and the library do).
         warm_up: load models and graph facts in the background at start-up.
 
     Returns:
         The FastAPI app; serve it with uvicorn (`python -m pathrag_gds serve`).
+
+    Raises:
+        ConfigError: `PATHRAG_API_TOKENS_FILE` is unusable.
     """
     from pathrag_gds.api.routes import router
 
+    tokens = TokenTable.from_settings(settings)
     if service is None:
         # Fail fast when Neo4j is unreachable (503) instead of letting the driver retry for 30 s.
         svc_settings = settings.model_copy(update={"neo4j_retry_s": settings.api_db_retry_s})
-        service = PathRag(svc_settings, scorer=InterruptibleScorer(svc_settings))
+        service = ApiPathRag(svc_settings)
     concurrency = settings.api_max_concurrency or os.cpu_count() or 1
+    probe_service = service
+
+    def probe() -> None:
+        probe_service.graph.verify()
+
+    gate = DatabaseGate(probe, target=f"Neo4j at {settings.neo4j_uri}")
     state = ApiState(
         settings=settings,
+        tokens=tokens,
         service=service,
-        runner=SearchRunner(service, concurrency, settings.api_max_queue),
+        runner=SearchRunner(service, concurrency, settings.api_max_queue, gate),
         sessions=SessionStore(
             settings.api_session_ttl_s, settings.api_max_sessions, settings.api_sessions_path
         ),
+        gate=gate,
     )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if warm_up:
             threading.Thread(target=_warm_up, args=(state,), name="pathrag-warmup", daemon=True).start()
+        state.gate.start()
         try:
             yield
         finally:
             state.runner.cancel_all()
+            state.gate.close()
             state.sessions.close()
 
     app = FastAPI(
@@ -235,14 +207,17 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
         description=(
             "Multi-hop path retrieval over a Neo4j knowledge graph: seeds from a vector index, a beam "
             "expanded inside Neo4j one round trip per depth, paths scored by a small ONNX model. "
-            "Send `Authorization: Bearer <token>` when the server has a token (PATHRAG_API_TOKEN)."
+            "Send `Authorization: Bearer <token>` when the server has tokens (PATHRAG_API_TOKEN, "
+            "PATHRAG_API_TOKENS_FILE); a token may query only the communities it was given."
         ),
         lifespan=lifespan,
     )
     app.state.api = state
     _install_error_handlers(app)
     app.include_router(router)
-    app.add_middleware(BodyLimit, max_bytes=settings.api_max_body_bytes)
+    app.add_middleware(BodyGuard, max_bytes=settings.api_max_body_bytes)
+    if not tokens.enabled:  # tokenless: loopback only, and no DNS rebinding onto it
+        app.add_middleware(LoopbackHostOnly)
     return app
 
 

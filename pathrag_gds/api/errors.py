@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -49,7 +50,8 @@ class ApiError(Exception):
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """The JSON body of an error response."""
+    """The JSON body of an error response (a lone surrogate echoed from the request is escaped)."""
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     body: dict[str, Any] = {"error": {"code": code, "message": message}}
     body["error"].update(extra)
     return body
@@ -74,6 +76,20 @@ def timeout_error(seconds: float) -> ApiError:
     )
 
 
+#: pydantic's strict-type error types and the JSON type they want.
+_STRICT_TYPES = {"int_type": "integer", "bool_type": "boolean (true or false)", "string_type": "string"}
+
+
+def _json_kind(value: Any) -> str:
+    """How a parsed JSON value reads in a message: its type, and the value when short."""
+    kinds = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array"}
+    kind = "null" if value is None else kinds.get(type(value), "an object")
+    if isinstance(value, (bool, int, float, str)):
+        shown = json.dumps(value, ensure_ascii=True)
+        return f"{kind} ({shown if len(shown) <= 40 else shown[:40] + '...'})"
+    return kind
+
+
 def validation_message(errors: list[Any]) -> str:
     """One readable sentence from pydantic/FastAPI validation errors."""
     parts = []
@@ -82,7 +98,10 @@ def validation_message(errors: list[Any]) -> str:
         where = ".".join(loc) or "body"
         msg = str(err.get("msg", "invalid"))
         msg = msg.removeprefix("Value error, ")
-        if err.get("type") == "extra_forbidden":
+        kind = _STRICT_TYPES.get(str(err.get("type")))
+        if kind is not None:
+            msg = f"must be a JSON {kind}, not {_json_kind(err.get('input'))} (types are strict)"
+        elif err.get("type") == "extra_forbidden":
             msg = "unknown field"
         elif err.get("type") == "json_invalid":
             where, msg = "body", "not valid JSON"

@@ -4,6 +4,10 @@ The service checks its `cancel` Event and time limit between depths; one depth's
 seconds on a busy machine. :class:`InterruptibleScorer` wraps the real scorer and scores in chunks,
 checking before each chunk the cancel Event and deadline that :func:`watching` set for the
 current thread (each search runs in its own thread).
+
+:class:`ApiPathRag` is the service the server builds: like the CLI and the library, each query
+uses its community's scorer (the tuned cascade where `models/tuned-<community>/` exists), wrapped
+so that it can be interrupted.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import QueryCancelled, QueryTimeout
+from pathrag_gds.service import PathRag
 
 _local = threading.local()
 
@@ -61,6 +66,49 @@ class _ChunkedQuestionScorer:
         return out
 
 
+class _CheckedCross:
+    """A cross-encoder that checks for cancellation before it scores (its batch stays whole)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def score(self, question: str, texts: Sequence[str]) -> Any:
+        check_current()
+        return self.inner.score(question, texts)
+
+
+class _ChunkedBi:
+    """A bi-encoder whose question scorers score in interruptible chunks."""
+
+    def __init__(self, inner: Any, chunk: int) -> None:
+        self.inner = inner
+        self.chunk = chunk
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def for_question(self, question: str) -> _ChunkedQuestionScorer:
+        return _ChunkedQuestionScorer(self.inner.for_question(question), self.chunk)
+
+
+def interruptible_inner(inner: Any, chunk: int) -> Any:
+    """`inner`, rebuilt so that a cascade's bi-encoder pass is chunked and its cross pass checked.
+
+    A cascade picks its top `k` texts over the whole batch, so it must see the batch whole: only
+    its parts are wrapped (per-text scores, identical whatever the batching), never the cascade.
+    """
+    from pathrag_gds.scoring import CascadeScorer
+
+    if isinstance(inner, CascadeScorer):
+        bi: Any = _ChunkedBi(inner.bi, chunk)
+        cross: Any = _CheckedCross(inner.cross)
+        return CascadeScorer(bi, cross, inner.k, inner.alpha, inner.floor)
+    return inner
+
+
 class InterruptibleScorer:
     """The configured scorer (loaded on first use), scoring in chunks that can be interrupted.
 
@@ -74,6 +122,7 @@ class InterruptibleScorer:
         self._settings = settings
         self._inner = inner
         self._lock = threading.Lock()
+        self._cascade: Any = None
         self.chunk = chunk
 
     @property
@@ -96,6 +145,41 @@ class InterruptibleScorer:
             raise AttributeError(name)
         return getattr(self.inner, name)
 
-    def for_question(self, question: str) -> _ChunkedQuestionScorer:
+    def for_question(self, question: str) -> Any:
         """A question scorer that checks for cancellation between chunks."""
-        return _ChunkedQuestionScorer(self.inner.for_question(question), self.chunk)
+        from pathrag_gds.scoring import CascadeScorer
+
+        inner = self.inner
+        if isinstance(inner, CascadeScorer):
+            if self._cascade is None:
+                self._cascade = interruptible_inner(inner, self.chunk)
+            return self._cascade.for_question(question)
+        return _ChunkedQuestionScorer(inner.for_question(question), self.chunk)
+
+
+class ApiPathRag(PathRag):
+    """The server's service: each query scores with its community's scorer, interruptibly.
+
+    `PathRag.scorer_for` picks the community's scorer (tuned cascade or bi-encoder) unless a scorer
+    was passed in; this subclass keeps that choice and wraps the pick in :class:`InterruptibleScorer`.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self._wrapped: dict[int, InterruptibleScorer] = {}
+        self._wrap_lock = threading.Lock()
+
+    def scorer_for(self, community_id: str | None) -> Any:
+        """The community's scorer (tuned cascade or bi-encoder, as `get_scorer` picks it), interruptible.
+
+        `get_scorer` is asked directly: `PathRag.scorer_for` would return the default scorer for every
+        community once `PathRag.scorer` has been read (warm-up and `/readyz` read it).
+        """
+        from pathrag_gds.scoring import get_scorer
+
+        inner = get_scorer(self.settings, community_id)
+        with self._wrap_lock:
+            wrapped = self._wrapped.get(id(inner))
+            if wrapped is None:
+                wrapped = self._wrapped[id(inner)] = InterruptibleScorer(self.settings, inner)
+        return wrapped

@@ -6,6 +6,7 @@ password); a session is bound to a database NAMED in the server's configuration.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,6 +52,30 @@ def _refuse_connection_fields(data: Any) -> Any:
     return data
 
 
+def _refuse_surrogates(data: Any) -> Any:
+    r"""Refuse strings holding a lone UTF-16 surrogate (`"\ud800"` in JSON): they are not text."""
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            for text in (key, value):
+                if not isinstance(text, str):
+                    continue
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    bad = text[exc.start]
+                    where = "a field name" if text is key else str(key)
+                    raise ValueError(
+                        f"{where} holds an unpaired UTF-16 surrogate (\\u{ord(bad):04x} at character "
+                        f"{exc.start}), which is not text: send valid Unicode"
+                    ) from None
+    return data
+
+
+def has_words(text: str) -> bool:
+    """True when `text` holds a letter or a digit (not only spaces, punctuation, symbols, controls)."""
+    return any(unicodedata.category(c)[0] in "LN" for c in text)
+
+
 def _check_mode(v: str | None) -> str | None:
     if v is not None and v not in VALID_MODES:
         raise ValueError(f"mode must be one of {', '.join(VALID_MODES)} (got {v!r})")
@@ -58,9 +83,12 @@ def _check_mode(v: str | None) -> str | None:
 
 
 class QueryOptions(BaseModel):
-    """Search options shared by queries and sessions (all optional: server or session defaults)."""
+    """Search options shared by queries and sessions (all optional: server or session defaults).
 
-    model_config = ConfigDict(extra="forbid")
+    Strict types: `"1"`, `true` or `1.0` are not integers, `"yes"` is not a boolean (422).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     mode: str | None = Field(None, description="`local` (beam search over the graph) or `naive` (seeds only)")
     hop_depth: int | None = Field(
@@ -78,7 +106,7 @@ class QueryOptions(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _no_connection(cls, data: Any) -> Any:
-        return _refuse_connection_fields(data)
+        return _refuse_surrogates(_refuse_connection_fields(data))
 
 
 class QueryRequest(QueryOptions):
@@ -90,8 +118,11 @@ class QueryRequest(QueryOptions):
     @field_validator("question")
     @classmethod
     def _question(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("the question is empty: pass a question in words")
+        if not has_words(v):
+            raise ValueError(
+                "empty question: it has no letters or digits (only spaces, punctuation, symbols or "
+                "control characters); pass a question in words"
+            )
         return v
 
 

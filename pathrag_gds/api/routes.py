@@ -17,7 +17,7 @@ from fastapi.security import HTTPBearer
 
 from pathrag_gds import __version__
 from pathrag_gds.api.app import ApiState, app_state, load_models
-from pathrag_gds.api.auth import check_authorization
+from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
 from pathrag_gds.api.models import (
     ERROR_RESPONSES,
@@ -33,7 +33,7 @@ from pathrag_gds.api.models import (
 )
 from pathrag_gds.api.runner import SearchJob
 from pathrag_gds.api.sse import comment, format_event
-from pathrag_gds.errors import InvalidInput, PathRagError, QueryTimeout
+from pathrag_gds.errors import InvalidInput, ModelError, PathRagError, QueryTimeout
 from pathrag_gds.results import PathRagResult
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,12 @@ POLL_S = 0.2
 GRACE_S = 0.5
 #: Seconds between SSE keep-alive comments while a search runs.
 KEEPALIVE_S = 10.0
+#: Seconds a /readyz verdict is reused (it costs one database call and is open to everyone).
+READY_CACHE_S = 1.5
+#: Least seconds between two re-reads of the communities prompted by unknown community ids.
+COMMUNITY_REREAD_S = 1.0
 
-_bearer = HTTPBearer(auto_error=False, description="PATHRAG_API_TOKEN of the server")
+_bearer = HTTPBearer(auto_error=False, description="a token of PATHRAG_API_TOKEN or PATHRAG_API_TOKENS_FILE")
 
 
 def get_state(request: Request) -> ApiState:
@@ -54,8 +58,14 @@ def get_state(request: Request) -> ApiState:
 
 
 async def require_auth(request: Request, _: Annotated[Any, Depends(_bearer)] = None) -> None:
-    """Check `Authorization: Bearer` against the configured token (401 missing, 403 wrong)."""
-    check_authorization(request.headers.get("authorization"), get_state(request).settings.api_token)
+    """Check `Authorization: Bearer` against the configured tokens (401 missing, 403 wrong)."""
+    request.state.caller = get_state(request).tokens.authenticate(request.headers.get("authorization"))
+
+
+def get_caller(request: Request) -> Caller:
+    """Who sent the request (set by :func:`require_auth`)."""
+    caller: Caller = request.state.caller
+    return caller
 
 
 router = APIRouter()
@@ -71,47 +81,66 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+#: What /readyz says about a failed check: no address, path or credential (it needs no token).
+_NOT_READY = {
+    "database": "Neo4j cannot be reached or refused the connection: start it or fix NEO4J_URI / "
+    "NEO4J_PASSWORD (the server log names the address and the cause)",
+    "index": "the vector index is missing or not online: run `python -m pathrag_gds index` (or load "
+    "data first)",
+    "models": "the model files are missing or unusable: see the server log for which, then fix "
+    "PATHRAG_MODELS_DIR or restore the files",
+}
+
+
 def _readiness(state: ApiState) -> tuple[bool, dict[str, Any]]:
+    """One database call at most (the index state); none while the gate knows Neo4j is down."""
     service = state.service
+    s = state.settings
     checks: dict[str, Any] = {}
-    try:
-        service.graph.verify()
-        checks["database"] = {"ok": True}
-    except PathRagError as exc:
-        checks["database"] = {"ok": False, "message": str(exc)}
-    if checks["database"]["ok"]:
-        try:
-            info = service.refresh()
-            ok = info.index_state == "ONLINE"
-            checks["index"] = {
-                "ok": ok,
-                "state": info.index_state,
-                **(
-                    {}
-                    if ok
-                    else {
-                        "message": "the vector index is missing or not online: run `python -m "
-                        "pathrag_gds index` (or load data first)"
-                    }
-                ),
-            }
-        except PathRagError as exc:
-            checks["index"] = {"ok": False, "message": str(exc)}
-    else:
+    if state.gate.is_down:
+        checks["database"] = {"ok": False, "message": _NOT_READY["database"]}
         checks["index"] = {"ok": False, "message": "unknown while the database is unreachable"}
+    else:
+        try:
+            rows = service.graph.read("index_state", index_name=s.vector_index)
+            checks["database"] = {"ok": True}
+            index_state = rows[0]["state"] if rows else None
+            ok = index_state == "ONLINE"
+            checks["index"] = {"ok": ok, "state": index_state}
+            if not ok:
+                checks["index"]["message"] = _NOT_READY["index"]
+        except Exception as exc:
+            state.gate.guard(exc)
+            log.warning("readiness: the database check failed: %s", exc)
+            checks["database"] = {"ok": False, "message": _NOT_READY["database"]}
+            checks["index"] = {"ok": False, "message": "unknown while the database is unreachable"}
     try:
         load_models(service)
         checks["models"] = {"ok": True}
-    except PathRagError as exc:
-        checks["models"] = {"ok": False, "message": str(exc)}
+    except ModelError as exc:
+        log.warning("readiness: %s", exc)
+        checks["models"] = {"ok": False, "message": _NOT_READY["models"]}
     return all(c["ok"] for c in checks.values()), checks
+
+
+async def _cached_readiness(state: ApiState) -> tuple[bool, dict[str, Any]]:
+    """The readiness verdict, computed at most once per :data:`READY_CACHE_S` (shared by callers)."""
+    async with state.readiness_lock:
+        cached = state.readiness
+        if cached is None or time.monotonic() - cached[0] > READY_CACHE_S:
+            ready, checks = await asyncio.to_thread(_readiness, state)
+            cached = state.readiness = (time.monotonic(), ready, checks)
+    return cached[1], cached[2]
 
 
 @router.get("/readyz", tags=["health"], summary="database reachable, models loaded, index present")
 async def readyz(request: Request) -> JSONResponse:
-    """Answer 200 when the server can answer questions, else 503 naming what is missing."""
+    """Answer 200 when the server can answer questions, else 503 naming what is missing.
+
+    The verdict is reused for 1.5 s; it shows no database address (the endpoint needs no token).
+    """
     state = get_state(request)
-    ready, checks = await asyncio.to_thread(_readiness, state)
+    ready, checks = await _cached_readiness(state)
     if ready:
         return JSONResponse({"status": "ready", "checks": checks})
     failed = "; ".join(f"{k}: {v.get('message', 'not ready')}" for k, v in checks.items() if not v["ok"])
@@ -127,7 +156,16 @@ def _version(pkg: str) -> str | None:
         return None
 
 
-def _info(state: ApiState) -> dict[str, Any]:
+def _info(state: ApiState, caller: Caller) -> dict[str, Any]:
+    state.gate.check()
+    try:
+        return _info_rows(state, caller)
+    except Exception as exc:
+        state.gate.guard(exc)
+        raise
+
+
+def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
     service = state.service
     s = state.settings
     graph = service.graph
@@ -136,7 +174,8 @@ def _info(state: ApiState) -> dict[str, Any]:
     row = counts[0] if counts else {"entities": 0, "relationships": 0}
     server = graph.driver.get_server_info()
     scorer = service.scorer
-    return {
+    mine = {cid: c for cid, c in sorted(info.communities.items()) if caller.may(cid)}
+    out: dict[str, Any] = {
         "versions": {
             "pathrag_gds": __version__,
             "python": platform.python_version(),
@@ -163,7 +202,7 @@ def _info(state: ApiState) -> dict[str, Any]:
             "relationship_types": len(info.types),
             "communities": [
                 {"id": cid, "size": c.get("size"), "ontology_id": c.get("ontology_id")}
-                for cid, c in sorted(info.communities.items())
+                for cid, c in mine.items()
             ],
         },
         "limits": {
@@ -180,32 +219,77 @@ def _info(state: ApiState) -> dict[str, Any]:
         "searches": vars(state.runner.stats).copy(),
         "sessions": state.sessions.count(),
     }
+    if caller.communities is not None:  # a scoped token sees its communities, not the whole server
+        out["graph"].update(entities=sum(int(c.get("size") or 0) for c in mine.values()), relationships=None)
+        del out["searches"], out["sessions"]
+    return out
 
 
 @v1.get("/info", tags=["health"], summary="versions, model, graph counts, limits")
 async def info(request: Request) -> dict[str, Any]:
-    """Versions, the model, graph counts, the limits and live counters."""
-    return await asyncio.to_thread(_info, get_state(request))
+    """Versions, the model, graph counts, the limits and live counters.
+
+    A token scoped to some communities sees only those (and their entity count).
+    """
+    return await asyncio.to_thread(_info, get_state(request), get_caller(request))
 
 
 # --- queries ------------------------------------------------------------------------------------
 
 
-def _check_community(state: ApiState, community_id: str | None) -> None:
+def community_not_found(community_id: str) -> ApiError:
+    """The 404 of a community that does not exist or that the caller may not query (alike)."""
+    shown = community_id if len(community_id) <= 200 else community_id[:200] + "..."
+    return ApiError(
+        404,
+        "community_not_found",
+        f"no community {shown!r} is available to this token: check the id (GET /v1/info lists the "
+        "communities you may query)",
+    )
+
+
+def _check_community(state: ApiState, caller: Caller, community_id: str | None) -> str | None:
+    """The community a request runs in: checked to exist and to be the caller's.
+
+    A token scoped to one community defaults to it; one scoped to several must name one. An
+    unknown and a forbidden community get the same 404 (both re-read the communities, at most once
+    a second, so they also take alike long).
+
+    Raises:
+        ApiError: 404 community_not_found; 422 when a scoped token names no community.
+    """
     if community_id is None:
-        return
-    info = state.service.info
-    if community_id not in info.communities:
-        info = state.service.refresh()
-        if community_id not in info.communities:
-            raise InvalidInput(
-                f"unknown community {community_id!r}; the graph has {sorted(info.communities) or 'none'}"
+        if caller.communities is None:
+            return None
+        if len(caller.communities) != 1:
+            raise ApiError(
+                422,
+                "invalid_request",
+                "community_id is required: this token may query several communities; pass one of them "
+                "(GET /v1/info lists them)",
             )
+        (community_id,) = caller.communities
+    state.gate.check()
+    try:
+        known = state.service.info.communities
+        if not (caller.may(community_id) and community_id in known):
+            now = time.monotonic()
+            if now - state.communities_read_at >= COMMUNITY_REREAD_S:
+                state.communities_read_at = now
+                known = state.service.refresh().communities
+    except Exception as exc:
+        state.gate.guard(exc)
+        raise
+    if not (caller.may(community_id) and community_id in known):
+        raise community_not_found(community_id)
+    return community_id
 
 
 def _map_error(state: ApiState, exc: BaseException, request_id: str) -> ApiError:
     if isinstance(exc, ApiError):
         return exc
+    if isinstance(exc, InvalidInput) and str(exc).startswith("unknown community"):
+        return community_not_found(str(exc).split("'")[1] if "'" in str(exc) else "?")
     if isinstance(exc, QueryTimeout):
         return timeout_error(state.settings.api_timeout_s)
     if isinstance(exc, PathRagError):
@@ -220,6 +304,7 @@ def _map_error(state: ApiState, exc: BaseException, request_id: str) -> ApiError
 
 
 def _start(state: ApiState, request_id: str, question: str, eff: Effective, stream: bool) -> SearchJob:
+    state.gate.check()  # Neo4j known down: 503 now, no slot taken
     job = SearchJob(
         request_id=request_id,
         question=question,
@@ -244,6 +329,12 @@ async def _next(request: Request, state: ApiState, job: SearchJob) -> tuple[str,
     if time.monotonic() > job.deadline + GRACE_S:
         job.cancel.set()
         raise timeout_error(state.settings.api_timeout_s)
+    if state.gate.is_down:  # Neo4j went away under the search: answer now, not after the driver
+        job.cancel.set()
+        try:
+            state.gate.check()
+        except PathRagError as exc:
+            raise from_pathrag_error(exc) from None
     return None
 
 
@@ -318,8 +409,8 @@ async def _answer(
 ) -> Response:
     request_id = uuid.uuid4().hex[:16]
     headers = {"X-Request-ID": request_id}
+    eff.community_id = await asyncio.to_thread(_check_community, state, get_caller(request), eff.community_id)
     if body.stream:
-        await asyncio.to_thread(_check_community, state, eff.community_id)
         job = _start(state, request_id, body.question, eff, stream=True)
         return StreamingResponse(
             _sse(request, state, job, eff, session_id),
@@ -379,14 +470,15 @@ async def create_session(body: SessionCreate, request: Request) -> SessionOut:
     if body.database_type is not None and body.database_type.lower() != "neo4j":
         raise ApiError(422, "invalid_request", f"database_type must be 'neo4j' (got {body.database_type!r})")
     eff = resolve(state.settings, body)
-    await asyncio.to_thread(_check_community, state, eff.community_id)
-    return state.sessions.create(state.database_name, eff)
+    caller = get_caller(request)
+    eff.community_id = await asyncio.to_thread(_check_community, state, caller, eff.community_id)
+    return state.sessions.create(state.database_name, eff, caller.owner)
 
 
 @v1.get("/sessions/{session_id}", response_model=SessionOut, tags=["sessions"], summary="a session")
 async def get_session(session_id: str, request: Request) -> SessionOut:
     """A live session and its defaults (extends its life)."""
-    return get_state(request).sessions.touch(session_id)
+    return get_state(request).sessions.touch(session_id, get_caller(request).owner)
 
 
 @v1.post(
@@ -399,7 +491,7 @@ async def get_session(session_id: str, request: Request) -> SessionOut:
 async def session_query(session_id: str, body: QueryRequest, request: Request) -> Response:
     """Answer a question with the session's defaults (the request's fields override them)."""
     state = get_state(request)
-    session = state.sessions.touch(session_id)
+    session = state.sessions.touch(session_id, get_caller(request).owner)
     defaults = Effective(
         mode=session.mode,
         hop_depth=session.hop_depth if session.mode != "naive" else 1,
@@ -414,7 +506,7 @@ async def session_query(session_id: str, body: QueryRequest, request: Request) -
 @v1.delete("/sessions/{session_id}", status_code=204, tags=["sessions"], summary="close a session")
 async def delete_session(session_id: str, request: Request) -> Response:
     """Delete a session."""
-    get_state(request).sessions.delete(session_id)
+    get_state(request).sessions.delete(session_id, get_caller(request).owner)
     return Response(status_code=204)
 
 

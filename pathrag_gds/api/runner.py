@@ -5,6 +5,9 @@ The search is CPU-bound (ONNX scoring): at most `concurrency` searches run at on
 search runs in its own thread named `pathrag-search-<request id>`; it reports each depth, then its
 result or error, through an `asyncio.Queue`. Setting the job's `cancel` Event (client gone, time
 limit reached) stops the search at its next depth, or while it still waits for a slot.
+
+While the database gate knows Neo4j is down, waiting and new searches fail at once with
+`DatabaseUnavailable` (503) instead of holding a slot through the driver's retries.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError
 from pathrag_gds.api.interrupt import watching
 from pathrag_gds.api.models import Effective
@@ -69,10 +73,14 @@ class SearchRunner:
         service: the search service (thread-safe; shared by all requests).
         concurrency: searches running at once.
         max_queue: searches waiting for a slot before new ones are refused with 429.
+        gate: the database gate (checked before and while waiting; tripped by database failures).
     """
 
-    def __init__(self, service: PathRag, concurrency: int, max_queue: int) -> None:
+    def __init__(
+        self, service: PathRag, concurrency: int, max_queue: int, gate: DatabaseGate | None = None
+    ) -> None:
         self.service = service
+        self.gate = gate
         self.concurrency = concurrency
         self.max_queue = max_queue
         self._slots = threading.BoundedSemaphore(concurrency)
@@ -114,6 +122,8 @@ class SearchRunner:
         while True:
             if job.cancel.is_set():
                 raise QueryCancelled("the client went away")
+            if self.gate is not None:
+                self.gate.check()
             remaining = job.deadline - time.monotonic()
             if remaining <= 0:
                 raise QueryTimeout("the request waited past its time limit for a free search slot")
@@ -160,7 +170,10 @@ class SearchRunner:
             outcome = "cancelled"
             job.emit("error", exc)
         except Exception as exc:  # handed to the request, which logs and maps it
-            job.emit("error", exc)
+            down = database_down(exc)
+            if down is not None and self.gate is not None:
+                self.gate.trip(down)
+            job.emit("error", down or exc)
         finally:
             with self._lock:
                 if queued:

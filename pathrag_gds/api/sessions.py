@@ -1,7 +1,8 @@
 """Sessions: defaults for a client's queries (mode, hop_depth, community), with a time to live.
 
 Stored in SQLite: in memory for one worker, or in a file shared by `serve --workers N`. A session
-lives `ttl` seconds after its last use; after that it answers 404.
+lives `ttl` seconds after its last use; after that it answers 404. A session belongs to the token
+that opened it (its owner key): another token gets the same 404 as for an unknown session.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     top_n INTEGER NOT NULL,
     seed_n INTEGER NOT NULL,
     community_id TEXT,
-    expires_at REAL NOT NULL
+    expires_at REAL NOT NULL,
+    owner TEXT NOT NULL DEFAULT ''
 )
 """
 
@@ -57,13 +59,16 @@ class SessionStore:
         if path is not None:
             self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(sessions)")}
+        if "owner" not in columns:  # a file written before sessions had owners
+            self._db.execute("ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
         self._db.commit()
 
     def _purge(self, now: float) -> None:
         self._db.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
 
-    def create(self, database_name: str, options: Effective) -> SessionOut:
-        """Store a new session and return it.
+    def create(self, database_name: str, options: Effective, owner: str = "") -> SessionOut:
+        """Store a new session of `owner` (a token's key) and return it.
 
         Raises:
             ApiError: 429 when `max_sessions` live sessions exist.
@@ -84,7 +89,8 @@ class SessionStore:
                 )
             expires = now + self.ttl
             self._db.execute(
-                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO sessions (id, database_name, mode, hop_depth, top_n, seed_n, community_id, "
+                "expires_at, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     sid,
                     database_name,
@@ -94,6 +100,7 @@ class SessionStore:
                     options.seed_n,
                     options.community_id,
                     expires,
+                    owner,
                 ),
             )
             self._db.commit()
@@ -112,18 +119,18 @@ class SessionStore:
             expires_at=expires,
         )
 
-    def touch(self, sid: str) -> SessionOut:
-        """Return a live session and extend its life by `ttl`.
+    def touch(self, sid: str, owner: str = "") -> SessionOut:
+        """Return a live session of `owner` and extend its life by `ttl`.
 
         Raises:
-            ApiError: 404 when the session does not exist or has expired.
+            ApiError: 404 when the session does not exist, has expired or is another token's.
         """
         with self._lock:
             now = self._clock()
             row = self._db.execute(
                 "SELECT database_name, mode, hop_depth, top_n, seed_n, community_id, expires_at "
-                "FROM sessions WHERE id = ?",
-                (sid,),
+                "FROM sessions WHERE id = ? AND owner = ?",
+                (sid, owner),
             ).fetchone()
             if row is None or row[6] <= now:
                 if row is not None:
@@ -136,15 +143,17 @@ class SessionStore:
         opts = Effective(mode=row[1], hop_depth=row[2], top_n=row[3], seed_n=row[4], community_id=row[5])
         return self._out(sid, row[0], opts, expires)
 
-    def delete(self, sid: str) -> None:
-        """Delete a session.
+    def delete(self, sid: str, owner: str = "") -> None:
+        """Delete a session of `owner`.
 
         Raises:
-            ApiError: 404 when the session does not exist or has expired.
+            ApiError: 404 when the session does not exist, has expired or is another token's.
         """
         with self._lock:
             now = self._clock()
-            cur = self._db.execute("DELETE FROM sessions WHERE id = ? AND expires_at > ?", (sid, now))
+            cur = self._db.execute(
+                "DELETE FROM sessions WHERE id = ? AND owner = ? AND expires_at > ?", (sid, owner, now)
+            )
             self._purge(now)
             self._db.commit()
         if cur.rowcount == 0:

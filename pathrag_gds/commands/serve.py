@@ -16,8 +16,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
         help="serve the HTTP API (docs at /docs)",
-        description="Serve the HTTP API. Beyond loopback it needs PATHRAG_API_TOKEN (clients send "
-        "'Authorization: Bearer <token>').",
+        description="Serve the HTTP API. Beyond loopback it needs PATHRAG_API_TOKEN or "
+        "PATHRAG_API_TOKENS_FILE (clients send 'Authorization: Bearer <token>').",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -39,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError('the HTTP server needs its extras: pip install -e ".[server]"') from exc
 
     from pathrag_gds.api.app import create_app
-    from pathrag_gds.api.auth import check_listen
+    from pathrag_gds.api.auth import TokenTable, check_listen
     from pathrag_gds.api.errors import ApiError
+    from pathrag_gds.api.server import uvicorn_config
     from pathrag_gds.config import Settings
 
     settings = Settings.from_env()
@@ -48,36 +49,34 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--port must be between 1 and 65535 (got {args.port})")
     if not 1 <= args.workers <= 64:
         raise ConfigError(f"--workers must be between 1 and 64 (got {args.workers})")
+    tokens = TokenTable.from_settings(settings)  # a bad tokens file stops here, with its message
     try:
-        check_listen(args.host, settings.api_token)
+        check_listen(args.host, settings.api_token, file_tokens=tokens.enabled)
     except ApiError as exc:
         raise ConfigError(exc.message) from exc
 
+    options = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "timeout_graceful_shutdown": 5,
+    }
     if args.workers == 1:
-        uvicorn.run(
-            create_app(settings),
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            timeout_graceful_shutdown=5,
-        )
+        uvicorn.Server(uvicorn_config(create_app(settings), settings, **options)).run()
         return 0
     # Several workers: each process builds its app from the environment; sessions live in a
     # SQLite file they share.
+    from uvicorn.supervisors import Multiprocess
+
     tmp: Path | None = None
     if settings.api_sessions_path is None:
         tmp = Path(tempfile.mkdtemp(prefix="pathrag-api-"))
         os.environ["PATHRAG_API_SESSIONS_PATH"] = str(tmp / "sessions.sqlite")
     try:
-        uvicorn.run(
-            "pathrag_gds.api.app:create_app_from_env",
-            factory=True,
-            host=args.host,
-            port=args.port,
-            workers=args.workers,
-            log_level=args.log_level,
-            timeout_graceful_shutdown=5,
+        config = uvicorn_config(
+            "pathrag_gds.api.app:create_app_from_env", settings, factory=True, workers=args.workers, **options
         )
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
