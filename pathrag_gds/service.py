@@ -160,12 +160,15 @@ class PathRag:
 
     @property
     def scorer(self) -> Any:
-        """The path scorer."""
-        if self._scorer is None:
-            from pathrag_gds.scoring import get_scorer
+        """The path scorer: the one passed in, else the default (bi-encoder) of no community.
 
-            self._scorer = get_scorer(self.settings)
-        return self._scorer
+        Reading it never pins a scorer: queries still get their community's (`scorer_for`).
+        """
+        if self._scorer is not None:
+            return self._scorer
+        from pathrag_gds.scoring import get_scorer
+
+        return get_scorer(self.settings)
 
     def scorer_for(self, community_id: str | None) -> Any:
         """The scorer of a query: the one passed in, else per community (tuned cascade or bi-encoder)."""
