@@ -1,70 +1,97 @@
-"""Chain planning end to end on the demo graph with its shipped chain model (real Neo4j).
+"""Chain planning end to end (real Neo4j): a small generated people world, the shipped people chain
+model, questions whose answer depends on the relation's DIRECTION.
 
-The questions are the ones the chain-planning issue reported as wrong (relation direction), plus a
-two-hop chain; each asserts the answer AND the relation chain (type and direction) of the #1 path.
+The chain model never sees entities, only the schema's chains, so the one trained on the full
+people graph (`models/tuned-people/chain/`) plans for a small world of the same ontology too.
+Each question asserts the answer AND the chain (type and direction per hop) of the #1 path.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
-from pathrag_gds.chain_model import chain_model_dir, get_chain_scorer, reset_chain_scorers
+from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
 from pathrag_gds.config import Settings
+from pathrag_gds.datasets.loader import GraphLoader, delete_community, entity_id
+from pathrag_gds.datasets.ontology_files import read_ontology
+from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, PeopleWorld, generate
+from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.evaluation.metaqa import parse_chain
 from pathrag_gds.graph import Graph
-from pathrag_gds.scoring import reset_scorers
 from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def chain_service(graph: Graph, demo_community: str) -> PathRag:
-    # the path-text scorer alone beside the chains (no cascade): what the chain model decides shows
-    s = Settings.from_env(cascade_k=0)
-    assert (chain_model_dir(s, demo_community) / "manifest.json").is_file(), "the demo ships its chain model"
+def world_community(graph: Graph) -> Iterator[tuple[PeopleWorld, str]]:
+    cid = f"test_chains_{uuid.uuid4().hex[:10]}"
+    world = generate(seed=5, scale=0.1)
+    onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
+    tf = read_triples_text(world.tsv(), "tsv", onto, cid)
+    GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
+    yield world, cid
+    delete_community(graph, cid, drop_ontology=True)
+
+
+def _models(tmp: Path, community: str) -> Settings:
+    """A models folder with the embedder and the people chain model as this community's."""
+    shipped = Settings.from_env()
+    (tmp / "all-MiniLM-L6-v2").symlink_to(shipped.models_dir / "all-MiniLM-L6-v2")
+    folder = chain_model_dir(shipped, community, tmp)
+    folder.parent.mkdir(parents=True)
+    folder.symlink_to(chain_model_dir(shipped, "people"))
+    return Settings.from_env(models_dir=tmp, cascade_k=0)
+
+
+@pytest.fixture(scope="module")
+def service(graph: Graph, world_community: tuple[PeopleWorld, str], tmp_path_factory) -> PathRag:  # type: ignore[no-untyped-def]
+    _, cid = world_community
     reset_chain_scorers()
-    reset_scorers()
-    return PathRag(s, graph=graph)
+    return PathRag(_models(tmp_path_factory.mktemp("models"), cid), graph=graph)
 
 
 @pytest.mark.parametrize(
-    ("question", "answer", "chain"),
+    ("question", "chain"),
     [
-        ("Who owns Bob the Cat?", "jane", ["owns:in"]),
-        ("Which bird does Bob like to chase?", "pip", ["chases:out"]),
-        ("Who chases Bob?", "rex", ["chases:in"]),
-        ("Who is Jane's mother?", "martha", ["is_child_of:out"]),
+        ("Who are the parents of {}?", "parent_of:in"),
+        ("Who are {}'s children?", "parent_of:out"),
+        ("In which city was {} born?", "born_in:out"),
+        ("In which country were {}'s parents born?", "parent_of:in,born_in:out,located_in:out"),
     ],
 )
 def test_the_planned_chain_decides_direction(
-    chain_service: PathRag, demo_community: str, question: str, answer: str, chain: list[str]
+    service: PathRag, world_community: tuple[PeopleWorld, str], question: str, chain: str
 ) -> None:
-    result = chain_service.pathrag(question, community_id=demo_community, max_depth=3)
+    world, cid = world_community
+    steps = parse_chain(chain)
+    topic = next(p for p in world.entities_of("Person") if 0 < len(world.walk(p, steps)) <= 20)
+    result = service.pathrag(
+        question.format(topic), community_id=cid, max_depth=3, seed_ids=[entity_id(cid, topic)]
+    )
     best = result.paths[0]
-    assert best.chain == chain, [(p.chain, p.score_parts) for p in result.paths[:3]]
-    assert best.answer_candidates[0].id.endswith(answer)
-    assert 0.0 < best.score_parts["chain"] <= 1.0
-    assert "instance" in best.score_parts
-
-
-def test_paths_from_the_topic_walk_only_planned_chains(chain_service: PathRag, demo_community: str) -> None:
-    result = chain_service.pathrag("Who owns Bob the Cat?", community_id=demo_community, max_depth=3)
-    plan_scorer = get_chain_scorer(chain_service.settings, demo_community)
-    assert plan_scorer is not None
-    bob_paths = [p for p in result.paths if p.nodes[0].name.startswith("Bob")]
-    assert bob_paths
-    # every path from the topic has a chain probability; a round trip per depth at most, plus
-    # seeds and sources
-    assert all("chain" in p.score_parts for p in bob_paths)
+    assert best.chain == chain.split(","), [(p.chain, p.score_parts) for p in result.paths[:3]]
+    assert best.answer_candidates[0].name in world.walk(topic, steps)
+    assert 0.0 < best.score_parts["chain"] <= 1.0 and "instance" in best.score_parts
+    # one round trip for the seeds, one per depth at most, one for the sources
     assert result.round_trips <= 3 + 2
 
 
-def test_without_a_chain_model_the_search_falls_back(graph: Graph, demo_community: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # the same models folder without the community's tuned folder
+def test_without_a_chain_model_the_search_falls_back(
+    graph: Graph, world_community: tuple[PeopleWorld, str], tmp_path: Path
+) -> None:
+    world, cid = world_community
     (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings.from_env().models_dir / "all-MiniLM-L6-v2")
-    s = Settings.from_env(models_dir=tmp_path, cascade_k=0)
     reset_chain_scorers()
-    result = PathRag(s, graph=graph).pathrag("Who owns Bob the Cat?", community_id=demo_community)
+    topic = next(iter(world.entities_of("Person")))
+    svc = PathRag(Settings.from_env(models_dir=tmp_path, cascade_k=0), graph=graph)
+    question = f"Who are the parents of {topic}?"
+    result = svc.pathrag(question, community_id=cid, seed_ids=[entity_id(cid, topic)])
     reset_chain_scorers()
     assert result.paths
     assert all("chain" not in p.score_parts for p in result.paths)
