@@ -18,6 +18,8 @@ Example:
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +96,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Generate, train, export, and print a summary."""
     from rich.console import Console
-    from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
@@ -127,21 +128,7 @@ def run(args: argparse.Namespace) -> int:
         keep_checkpoint=args.keep_checkpoint,
     )
     console = Console(stderr=True)
-    bars: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int, note: str) -> None:
-        bar = bars.get(stage)
-        if bar is None:
-            for other in bars.values():
-                other.close()
-            unit = "step" if stage.startswith("train") else "q"
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit=unit)
-        bar.n = done
-        if note:
-            bar.set_postfix_str(note)
-        bar.refresh()
-
-    try:
+    with progress_bars() as progress:
         if args.data_only:
             questions, pairs, _ = build_pairs(options, progress=progress)
             from pathrag_gds.training.pairs import data_hash
@@ -149,9 +136,6 @@ def run(args: argparse.Namespace) -> int:
             console.print(f"{len(questions)} questions, {len(pairs)} pairs, data hash {data_hash(pairs)}")
             return 0
         result = tune(options, progress=progress)
-    finally:
-        for bar in bars.values():
-            bar.close()
     for i, r in enumerate([result, *result.members]):
         t = r.training
         acc = t.get("holdout_pairwise_accuracy")
@@ -169,10 +153,35 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
+    """A progress callback `(stage, done, total, note)` drawing one bar per stage, closed at the end."""
+    from tqdm import tqdm
+
+    bars: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int, note: str) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            for other in bars.values():
+                other.close()
+            unit = "step" if stage.startswith("train") else "q"
+            bar = bars[stage] = tqdm(total=total, desc=stage, unit=unit)
+        bar.n = done
+        if note:
+            bar.set_postfix_str(note)
+        bar.refresh()
+
+    try:
+        yield progress
+    finally:
+        for bar in bars.values():
+            bar.close()
+
+
 def _run_chains(args: argparse.Namespace) -> int:
     """`tune --model chains`: generate questions, train and export the chain scorer."""
     from rich.console import Console
-    from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
@@ -191,24 +200,8 @@ def _run_chains(args: argparse.Namespace) -> int:
         threads=args.threads,
         out=args.out,
     )
-    bars: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int, note: str) -> None:
-        bar = bars.get(stage)
-        if bar is None:
-            for other in bars.values():
-                other.close()
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit="step" if stage == "train" else "q")
-        bar.n = done
-        if note:
-            bar.set_postfix_str(note)
-        bar.refresh()
-
-    try:
+    with progress_bars() as progress:
         result = tune_chains(options, progress=progress)
-    finally:
-        for bar in bars.values():
-            bar.close()
     t = result.training
     top1 = t.get("holdout_top1")
     clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""

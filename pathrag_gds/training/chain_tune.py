@@ -92,9 +92,9 @@ def tune_chains(
     from pathrag_gds.training.chains import (
         ChainTrainConfig,
         chain_rows,
+        question_chain,
         schema_chains,
         train_chain_scorer,
-        typed_chain,
     )
     from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
     from pathrag_gds.training.source import Neo4jSource
@@ -143,20 +143,16 @@ def tune_chains(
     pools: dict[str, list[str]] = {}
     holdout = []
     for q in hold:
-        if q.anchored:
+        found = question_chain(q, entities, ontology)
+        if found is None:
             continue
-        positive = typed_chain(ontology, q, entities)
-        if positive is None:
-            continue
+        masked, positive = found
         label = positive.labels[0]
         if label not in pools:
             pools[label] = [
                 chain_text(ontology, c)
                 for c in schema_chains(ontology, label, options.max_depth, limit=HOLDOUT_POOL)
             ]
-        from pathrag_gds.intent import mask_mentions
-
-        masked = mask_mentions(q.question, [entities[q.path.start].name])
         holdout.append((masked, chain_text(ontology, positive), pools[label]))
 
     config = ChainTrainConfig(

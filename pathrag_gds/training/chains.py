@@ -123,6 +123,21 @@ def hard_negatives(
     return picked
 
 
+def question_chain(
+    q: GeneratedQuestion, entities: Mapping[str, EntityRecord], ontology: Ontology
+) -> tuple[str, TypedChain] | None:
+    """(the question with its start masked as `X`, its typed chain), or None.
+
+    None when the question is anchored (it names two entities) or the schema lacks its walk.
+    """
+    if q.anchored:
+        return None
+    positive = typed_chain(ontology, q, entities)
+    if positive is None:
+        return None
+    return mask_mentions(q.question, [entities[q.path.start].name]), positive
+
+
 def chain_rows(
     questions: Iterable[GeneratedQuestion],
     entities: Mapping[str, EntityRecord],
@@ -137,11 +152,10 @@ def chain_rows(
     pools: dict[str, list[TypedChain]] = {}
     rows = []
     for q in questions:
-        if q.anchored:
+        found = question_chain(q, entities, ontology)
+        if found is None:
             continue
-        positive = typed_chain(ontology, q, entities)
-        if positive is None:
-            continue
+        masked, positive = found
         label = positive.labels[0]
         pool = pools.get(label)
         if pool is None:
@@ -150,7 +164,6 @@ def chain_rows(
         # a chain that reads the same (a symmetric relation walked the other way) is no negative
         negs = hard_negatives(positive, pool, negatives + 2, rng)
         neg_texts = [t for t in dict.fromkeys(chain_text(ontology, c) for c in negs) if t != text]
-        masked = mask_mentions(q.question, [entities[q.path.start].name])
         rows.append(ChainRow(masked, text, tuple(neg_texts[:negatives])))
     return rows
 
