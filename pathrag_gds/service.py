@@ -543,7 +543,7 @@ class PathRag:
     ) -> dict[str, ChainPlan]:
         """Chain plans of the question's topic entities: the seeds it names (all given seeds).
 
-        None without a chain model for the community (the path-text scorer alone decides), or
+        Empty without a chain model for the community (the path-text scorer alone decides), or
         without a topic among the seeds. The topics' names are masked as `X` for the chain scorer,
         as its training questions were; one plan per distinct set of type labels.
         """
@@ -738,7 +738,8 @@ class PathRag:
         3-hop chain are not pruned for a 1-hop look-alike. The chain, not the entity, is what the
         question decides: those paths skip the per-parent local keep (the walk runs over the set
         of entities the chain reaches; a sibling can be a dead end for the next step), and have a
-        beam of their own so that paths of other seeds do not crowd them out.
+        beam of their own so that paths of other seeds do not crowd them out. (A path from a topic
+        is never off every kept chain: the expansion only takes planned steps.)
         """
         s = self.settings
         planned: list[ScoredPath] = []
