@@ -25,7 +25,8 @@ import numpy as np
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
-from pathrag_gds.search.planner import ChainScoreFn
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.planner import ChainScoreFn, ontology_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,19 @@ class ChainScorer:
             raise ModelError(f"the chain model in {model_dir} cannot be used: {exc}") from exc
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
+
+    def check_ontology(self, ontology: Ontology) -> None:
+        """Raise a clear error when the model was trained on another ontology's chain texts.
+
+        Raises:
+            ModelError: the fingerprints differ (the message names the folder and what to do).
+        """
+        if self.ontology_hash is not None and self.ontology_hash != ontology_fingerprint(ontology):
+            raise ModelError(
+                f"the chain model in {self.model_dir} was trained on another ontology than the one this "
+                f"query walks ({ontology.id!r}): re-run `python -m pathrag_gds tune` for the community, "
+                "or remove the folder"
+            )
 
     def encode_question(self, masked_question: str) -> np.ndarray:
         """The question's vector (mask the topic as `X` first, as training did)."""

@@ -556,6 +556,7 @@ class PathRag:
         topics = ids if given else [i for i in ids if i in state.topics]
         if not topics:
             return {}
+        scorer.check_ontology(ontology)
         names = [state.entities[t].name for t in topics]
         score = scorer.scorer_for(mask_mentions(state.query, names))
         s = self.settings

@@ -28,6 +28,8 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -244,3 +246,17 @@ def plan_chains(
     probs = softmax([scored[by_text[t][0]] for t in order], temperature)
     kept = {c: p for t, p in zip(order[:keep], probs[:keep], strict=True) for c in by_text[t]}
     return ChainPlan(kept, {c: texts[c] for c in kept}, len(scored))
+
+
+def ontology_fingerprint(ontology: Ontology) -> str:
+    """A short hash of what chain texts are made of (relation types, phrases, labels).
+
+    Example:
+        >>> ontology_fingerprint(Ontology("o")) == ontology_fingerprint(Ontology("o"))
+        True
+    """
+    parts = sorted(
+        (r.type, r.phrase, r.inverse_phrase, tuple(r.source_labels), tuple(r.target_labels))
+        for r in ontology.relation_types
+    )
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]

@@ -12,8 +12,6 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 import shutil
 import tempfile
@@ -25,8 +23,7 @@ from typing import Any
 
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
-from pathrag_gds.ontology import Ontology
-from pathrag_gds.search.planner import chain_text
+from pathrag_gds.search.planner import chain_text, ontology_fingerprint
 
 Progress = Callable[[str, int, int, str], None]
 
@@ -61,20 +58,6 @@ class ChainTuneResult:
     rows: int
     timings_s: dict[str, float] = field(default_factory=dict)
     training: dict[str, Any] = field(default_factory=dict)
-
-
-def ontology_fingerprint(ontology: Ontology) -> str:
-    """A short hash of what chain texts are made of (relation types, phrases, labels).
-
-    Example:
-        >>> ontology_fingerprint(Ontology("o")) == ontology_fingerprint(Ontology("o"))
-        True
-    """
-    parts = sorted(
-        (r.type, r.phrase, r.inverse_phrase, tuple(r.source_labels), tuple(r.target_labels))
-        for r in ontology.relation_types
-    )
-    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
 
 def tune_chains(

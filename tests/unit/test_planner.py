@@ -230,3 +230,17 @@ def test_planned_paths_run_as_sets_and_rank_by_the_chains_they_lead_into() -> No
     assert len(kept_planned) == 3
     assert all(b.score == pytest.approx(b.parts["model"] + 0.8) for b in kept_planned)
     assert free in beam
+
+
+def test_a_chain_model_of_another_ontology_is_refused_with_its_folder() -> None:
+    from pathrag_gds.chain_model import ChainScorer, chain_model_dir
+    from pathrag_gds.config import Settings
+    from pathrag_gds.datasets.ontology_files import read_ontology
+    from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY
+    from pathrag_gds.errors import ModelError
+
+    folder = chain_model_dir(Settings(), "people")
+    scorer = ChainScorer(folder)
+    scorer.check_ontology(read_ontology(PEOPLE_ONTOLOGY))  # the ontology it was trained on
+    with pytest.raises(ModelError, match=str(folder)):
+        scorer.check_ontology(MOVIES)
