@@ -130,6 +130,9 @@ class Settings(BaseModel):
     #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
     chain_beam: int = Field(16, ge=1, le=10000)
     chain_keep: int = Field(5, ge=1, le=100)
+    #: Planned paths (best by chain score) that the path-text model scores once the walk is over;
+    #: the other planned paths leave the results. 0: the chain score and Step 6 terms alone rank them.
+    chain_rerank: int = Field(10, ge=0, le=1000)
     #: Narrow the relation whitelist per intent and depth (relations that can still reach an expected type).
     #: Off: it changed no Hits@1 on the Bob suite or MetaQA dev (docs/benchmarks.md).
     intent_whitelist: bool = False

@@ -18,6 +18,7 @@ import functools
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
@@ -97,6 +98,8 @@ class _QueryState:
     topics: set[str] = field(default_factory=set)
     #: chain plans of the topic seeds (seed id -> plan); empty: no chain planning for this query
     plans: dict[str, ChainPlan] = field(default_factory=dict)
+    #: cosine of each fetched entity's stored embedding to the question (computed in Neo4j)
+    sims: dict[str, float] = field(default_factory=dict)
 
     def plan_of(self, path: Path) -> ChainPlan | None:
         """The chain plan that governs a path (its start's), if any."""
@@ -444,7 +447,9 @@ class PathRag:
             if on_depth is not None:
                 on_depth(depth, self._results(state, beam[:top_n], ontology, with_sources=False))
 
-        # 3) top-N of everything explored
+        # 3) top-N of everything explored (planned paths scored by the path-text model first)
+        if state.plans and s.chain_rerank > 0:
+            candidates = self._rerank(state, qscorer, ontology, candidates, mode)
         t0 = time.perf_counter()
         best = candidates.top(top_n, min_score=s.min_score, demote_detours=s.demote_detours)
         state.tick("prune", t0)
@@ -617,6 +622,7 @@ class PathRag:
         out = []
         for r in rows:
             state.entities[r["id"]] = self._record(r["id"], r["labels"], r["props"])
+            state.sims[r["id"]] = float(r["score"])
             out.append(PathRag._Seed(r["id"], float(r["score"])))
         return out
 
@@ -676,6 +682,7 @@ class PathRag:
             nid = r["id"]
             if r["entity"] is not None and nid not in state.entities:
                 state.entities[nid] = self._record(nid, r["entity"]["labels"], r["entity"]["props"])
+            state.sims[nid] = float(r["sim"])
             parent = beam[r["pid"]].path
             edge = Edge(r["type"], r["src"], r["tgt"], r["direction"], dict(r["rel_props"] or {}))
             child = parent.extend(edge, nid)
@@ -693,7 +700,61 @@ class PathRag:
         depth: int,
         mode: ScoringMode,
     ) -> list[ScoredPath]:
+        """Score one depth's paths.
+
+        A path from a planned topic is ranked by its chain first: chain probability plus the Step 6
+        terms, ties broken by its end entity's stored-embedding similarity (free: Neo4j computed it
+        during the expansion). The path-text model scores only the best of those once the walk is
+        over (:meth:`_rerank`): the chain, not the text, decides which of them the beam keeps. Every
+        other path is scored by the path-text model now.
+        """
         t0 = time.perf_counter()
+        s = self.settings
+        free = [i for i, p in enumerate(paths) if state.plan_of(p) is None]
+        scores = self._model_scores(state, qscorer, ontology, [paths[i] for i in free], depth, mode)
+        model = dict(zip(free, scores, strict=True))
+        weights = self._term_weights()
+        out = []
+        for i, (p, par) in enumerate(zip(paths, parents, strict=True)):
+            parts: dict[str, float] = {}
+            f = 0.0
+            text, raw, tie = "", None, state.sims.get(p.end, 0.0)
+            if i in model:
+                text, raw_score, f, tie = model[i]
+                parts["model"] = raw = raw_score
+            if state.intent is not None and weights.any:
+                terms = term_parts(p, state.entities, state.intent, weights, state.named)
+                f += weighted_sum(terms, weights)
+                parts.update(terms)
+            plan = state.plan_of(p)
+            if plan is not None:
+                parts["instance"] = f
+                parts["chain"] = plan.prob(path_chain(p))
+                parts["chain_prefix"] = plan.mass(path_chain(p))
+                f += s.weight_chain * parts["chain"]
+            parts["final"] = f
+            out.append(ScoredPath(p, f, raw=raw, parent=par, parts=parts, text=text, tie=tie))
+        state.tick("score", t0)
+        return out
+
+    def _term_weights(self) -> TermWeights:
+        s = self.settings
+        return TermWeights(
+            s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length, s.weight_described
+        )
+
+    def _model_scores(
+        self,
+        state: _QueryState,
+        qscorer: Any,
+        ontology: Ontology,
+        paths: list[Path],
+        depth: int,
+        mode: ScoringMode,
+    ) -> list[tuple[str, float, float, float]]:
+        """(text, raw model score, mode score, tie-break) of each path, in one scorer batch."""
+        if not paths:
+            return []
         max_tokens, count = self._text_budget()
         texts = [
             serialize_path(p, state.entities, ontology, max_tokens=max_tokens, count_tokens=count)
@@ -709,25 +770,40 @@ class PathRag:
             weight_rerank=self.settings.weight_rerank,
             depth_penalty=self.settings.weight_depth_penalty,
         )
-        s = self.settings
-        weights = TermWeights(
-            s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length, s.weight_described
-        )
-        out = []
-        for p, text, f, r, par, tie in zip(paths, texts, final, raw, parents, ties, strict=True):
-            parts = {"model": r}
-            if state.intent is not None and weights.any:
-                terms = term_parts(p, state.entities, state.intent, weights, state.named)
-                f += weighted_sum(terms, weights)
-                parts.update(terms)
-            plan = state.plan_of(p)
-            if plan is not None:
-                parts["instance"] = f
-                parts["chain"] = plan.prob(path_chain(p))
-                parts["chain_prefix"] = plan.mass(path_chain(p))
-                f += s.weight_chain * parts["chain"]
-            parts["final"] = f
-            out.append(ScoredPath(p, f, raw=r, parent=par, parts=parts, text=text, tie=tie))
+        return list(zip(texts, raw, final, ties, strict=True))
+
+    def _rerank(
+        self, state: _QueryState, qscorer: Any, ontology: Ontology, candidates: Candidates, mode: ScoringMode
+    ) -> Candidates:
+        """The explored paths with the best planned ones scored by the path-text model.
+
+        Scored: the best `chain_rerank` planned paths, and the best two of every other chain walked,
+        so the text can still overturn a close chain decision. The model's score is added to their
+        chain score (what the question constrains beyond the chain: a second entity, a described
+        event); the other planned paths leave the candidates.
+        """
+        t0 = time.perf_counter()
+        ranked = candidates.top(len(candidates))
+        planned = [x for x in ranked if "chain" in x.parts]
+        head = planned[: self.settings.chain_rerank]
+        per_chain = Counter(path_chain(x.path) for x in head)
+        for x in planned[len(head) :]:
+            chain = path_chain(x.path)
+            if per_chain[chain] < 2:
+                per_chain[chain] += 1
+                head.append(x)
+        out = Candidates()
+        out.extend(x for x in ranked if "chain" not in x.parts)
+        by_depth: dict[int, list[ScoredPath]] = {}
+        for x in head:
+            by_depth.setdefault(x.path.depth, []).append(x)
+        for depth, group in by_depth.items():
+            scores = self._model_scores(state, qscorer, ontology, [x.path for x in group], depth, mode)
+            for x, (text, raw, f, tie) in zip(group, scores, strict=True):
+                parts = {**x.parts, "model": raw}
+                parts["instance"] += f
+                parts["final"] += f
+                out.add(replace(x, score=parts["final"], raw=raw, parts=parts, text=text, tie=tie))
         state.tick("score", t0)
         return out
 
