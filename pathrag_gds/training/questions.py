@@ -49,7 +49,9 @@ from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction, Edge, EntityRecord, Path
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
 from pathrag_gds.training.phrasing import (
+    LOCATIVE,
     PLACE_WORDS,
+    TEMPORAL,
     TIME_WORDS,
     Sentence,
     agree,
@@ -245,6 +247,34 @@ class _Phraser:
         phrase = rel.phrase if edge.direction == "out" else rel.inverse_phrase
         return f"{other} {agree(phrase, other in self.plurals)}" if phrase else None
 
+    def reduced_clause(self, edge: Edge, other: str) -> str | None:
+        """A reduced passive relative for the far node: `directed by Al`, `located in Paris`.
+
+        Only for `is|was <participle> <prep>` phrases read from the far node (general English drops
+        `that was`: "the movies directed by Al").
+        """
+        rel = self.ontology.relation(edge.type)
+        phrase = rel.phrase if edge.direction == "in" else rel.inverse_phrase
+        sentence = Sentence.parse(phrase) if phrase else None
+        if sentence is None or not sentence.participle or not sentence.prep:
+            return None
+        return f"{sentence.participle} {sentence.prep} {other}"
+
+    def in_situ(self, edge: Edge, near: str, end: EntityRecord) -> str | None:
+        """An echo question with the question word in the object's place: `Al directed what?`.
+
+        `Who` for persons; a locative or temporal last preposition gives way to `where` / `when`
+        for places and times (`Heat was released when?`), else `what`.
+        """
+        obj = self.object_clause(edge, near)
+        if obj is None:
+            return None
+        wh = self.wh(end)
+        words = obj.split()
+        if (wh == "Where" and words[-1] in LOCATIVE) or (wh == "When" and words[-1] in TEMPORAL):
+            return f"{' '.join(words[:-1])} {wh.lower()}?"
+        return f"{obj} {'who' if wh == 'Who' else 'what'}?"
+
     def describe(self, path: Path, upto: int) -> str:
         """A noun phrase for node `upto` of the path: its name (start) or a relative clause chain."""
         if upto == 0:
@@ -266,6 +296,10 @@ class _Phraser:
         if obj:
             options.append(f"the {noun} that {obj}")
             options.append(self._many(f"the {_plural(noun)} that {obj}"))
+        reduced = self.reduced_clause(edge, inner)
+        if reduced:
+            options.append(f"the {noun} {reduced}")
+            options.append(self._many(f"the {_plural(noun)} {reduced}"))
         options += self.noun_forms(edge, inner, self.entities[path.node_ids[upto]], noun)
         if not options:
             rel = self.ontology.relation(edge.type)
@@ -374,6 +408,9 @@ class _Phraser:
                 ("what-is-obj", f"What is the {noun} that {obj}?"),
                 ("which-plural-obj", f"Which {_plural(noun)} {obj}?"),
             ]
+            echo = self.in_situ(edge, inner, end)
+            if echo:
+                options.append(("obj-in-situ", capitalize_first(echo)))
         if not options:
             rel = self.ontology.relation(edge.type)
             options.append(("linked", f"Which {noun} is linked to {inner} by '{rel.phrase}'?"))
@@ -422,6 +459,8 @@ class _Phraser:
 
 def _style(text: str, rng: random.Random) -> str:
     """Sometimes lower-case without the final punctuation (how people type queries)."""
+    if text.startswith("Which ") and rng.random() < 0.3:
+        text = "What " + text[len("Which ") :]  # "What movies did Al direct?" asks the same
     if rng.random() < 0.25:
         return text.rstrip("?.").lower()
     return text
