@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: The chain scorer's folder inside a community's tuned-model folder.
 CHAIN_FOLDER = "chain"
+#: Encodings of every chain text of the schema, written by `tune` (texts + float16 vectors).
+CHAIN_VECTORS = "chain_vectors.npz"
 #: Temperature of a manifest that does not record one (what training uses by default).
 DEFAULT_TEMPERATURE = 0.05
 NO_MODEL_HINT = (
@@ -85,6 +87,41 @@ class ChainScorer:
             raise ModelError(f"the chain model in {model_dir} cannot be used: {exc}") from exc
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
+        self._load_vectors(model_dir / CHAIN_VECTORS)
+
+    def _load_vectors(self, path: Path) -> None:
+        """Fill the cache from the encodings `tune` wrote (absent: chains are encoded when first met)."""
+        if not path.is_file():
+            return
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                texts, vectors = [str(t) for t in data["texts"]], data["vectors"].astype(np.float32)
+        except (OSError, KeyError, ValueError) as exc:
+            raise ModelError(
+                f"{path} is unreadable ({exc}): re-run `python -m pathrag_gds tune` for the community, "
+                "or delete the file (chains are then encoded when first met)"
+            ) from exc
+        if len(texts) != len(vectors) or (len(vectors) and vectors.shape[1] != self.embedder.dim):
+            raise ModelError(
+                f"{path} does not match the chain model in {self.model_dir}: re-run `python -m "
+                "pathrag_gds tune` for the community, or delete the file"
+            )
+        self._cache.update(zip(texts, vectors, strict=True))
+
+    def save_vectors(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> Path:
+        """Encode `texts` (every chain of the schema) into the model folder's `chain_vectors.npz`."""
+        texts = list(dict.fromkeys(texts))
+        step = 256
+        for i in range(0, len(texts), step):
+            self.chain_vectors(texts[i : i + step])
+            if progress is not None:
+                progress(min(i + step, len(texts)), len(texts))
+        vectors = np.stack([self._cache[t] for t in texts]).astype(np.float16)
+        path = self.model_dir / CHAIN_VECTORS
+        np.savez_compressed(path, texts=np.asarray(texts), vectors=vectors)
+        with self._lock:  # score with what a later load reads back
+            self._cache.update(zip(texts, vectors.astype(np.float32), strict=True))
+        return path
 
     def check_ontology(self, ontology: Ontology) -> None:
         """Raise a clear error when the model was trained on another ontology's chain texts.

@@ -165,7 +165,7 @@ def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
         if bar is None:
             for other in bars.values():
                 other.close()
-            unit = "step" if stage.startswith("train") else "q"
+            unit = "step" if stage.startswith("train") else "text" if stage == "chain texts" else "q"
             bar = bars[stage] = tqdm(total=total, desc=stage, unit=unit)
         bar.n = done
         if note:

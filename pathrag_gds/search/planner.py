@@ -120,6 +120,51 @@ def chain_text(ontology: Ontology, chain: TypedChain) -> str:
     return " ; ".join(chain.sentences(ontology))
 
 
+def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 20000) -> list[TypedChain]:
+    """Every chain of the schema from `label`, up to `max_depth` hops (the empty chain first).
+
+    Example:
+        >>> onto = Ontology.from_mapping({"relationship_types": [
+        ...     {"type": "owns", "source": ["Person"], "target": ["Animal"]}]})
+        >>> [c.steps for c in schema_chains(onto, "Person", 2)]
+        [(), (('owns', 'out'),), (('owns', 'out'), ('owns', 'in'))]
+    """
+    level = [TypedChain((), (label,))]
+    out = list(level)
+    for _ in range(max_depth):
+        level = [n for c in level for n in next_chains(ontology, c)]
+        out.extend(level)
+        if len(out) >= limit:
+            return out[:limit]
+    return out
+
+
+def schema_chain_texts(ontology: Ontology, max_depth: int, limit: int = 50000) -> list[str]:
+    """The distinct texts of every chain of the schema up to `max_depth` hops, from every label.
+
+    What a chain scorer can be asked about this ontology (its encodings are computed once, at
+    `tune` time). Labels: the entity types and every relation end.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by", "",
+        ...     ("Person",), ("Animal",)),))
+        >>> schema_chain_texts(onto, 1)
+        ['Animal itself', 'Animal is owned by Person', 'Person itself', 'Person owns Animal']
+    """
+    labels = set(ontology.labels)
+    for r in ontology.relation_types:
+        labels.update(r.source_labels)
+        labels.update(r.target_labels)
+    texts: dict[str, None] = {}
+    for label in sorted(labels):
+        for c in schema_chains(ontology, label, max_depth, limit=limit):
+            texts.setdefault(chain_text(ontology, c))
+            if len(texts) >= limit:
+                return list(texts)
+    return list(texts)
+
+
 def _fits(labels: Sequence[str], label: str) -> bool:
     return not labels or label in labels or label == ANY_LABEL
 

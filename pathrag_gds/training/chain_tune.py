@@ -23,7 +23,7 @@ from typing import Any
 
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
-from pathrag_gds.search.planner import chain_text, ontology_fingerprint
+from pathrag_gds.search.planner import chain_text, ontology_fingerprint, schema_chain_texts, schema_chains
 
 Progress = Callable[[str, int, int, str], None]
 
@@ -69,14 +69,13 @@ def tune_chains(
         InvalidInput: the community does not exist.
         ModelError: torch or the base model is missing.
     """
-    from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
+    from pathrag_gds.chain_model import ChainScorer, chain_model_dir, reset_chain_scorers
     from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import (
         ChainTrainConfig,
         chain_rows,
         question_chain,
-        schema_chains,
         train_chain_scorer,
     )
     from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
@@ -189,6 +188,12 @@ def tune_chains(
         "data": "questions generated from the community's own graph and ontology; no benchmark file read",
     }
     write_manifest(staging, manifest)
+    t3 = time.perf_counter()
+    texts = schema_chain_texts(ontology, options.max_depth)
+    ChainScorer(staging, quantization=s.quantization, threads=options.threads).save_vectors(
+        texts, None if progress is None else lambda i, n: progress("chain texts", i, n, "")
+    )
+    timings["chain_vectors"] = time.perf_counter() - t3
     if model_dir.exists():
         shutil.rmtree(model_dir)
     staging.rename(model_dir)

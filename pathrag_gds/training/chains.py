@@ -34,7 +34,7 @@ from pathrag_gds.errors import ModelError
 from pathrag_gds.intent import mask_mentions
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord
-from pathrag_gds.search.planner import Chain, TypedChain, chain_text, next_chains
+from pathrag_gds.search.planner import Chain, TypedChain, chain_text, next_chains, schema_chains
 from pathrag_gds.training.questions import GeneratedQuestion
 
 log = logging.getLogger(__name__)
@@ -47,25 +47,6 @@ class ChainRow:
     question: str
     positive: str
     negatives: tuple[str, ...]
-
-
-def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 20000) -> list[TypedChain]:
-    """Every chain of the schema from `label`, up to `max_depth` hops (the empty chain first).
-
-    Example:
-        >>> onto = Ontology.from_mapping({"relationship_types": [
-        ...     {"type": "owns", "source": ["Person"], "target": ["Animal"]}]})
-        >>> [c.steps for c in schema_chains(onto, "Person", 2)]
-        [(), (('owns', 'out'),), (('owns', 'out'), ('owns', 'in'))]
-    """
-    level = [TypedChain((), (label,))]
-    out = list(level)
-    for _ in range(max_depth):
-        level = [n for c in level for n in next_chains(ontology, c)]
-        out.extend(level)
-        if len(out) >= limit:
-            return out[:limit]
-    return out
 
 
 def typed_chain(

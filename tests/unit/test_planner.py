@@ -14,10 +14,11 @@ from pathrag_gds.search.planner import (
     next_chains,
     path_chain,
     plan_chains,
+    schema_chains,
     softmax,
     step_token,
 )
-from pathrag_gds.training.chains import chain_rows, hard_negatives, schema_chains, typed_chain
+from pathrag_gds.training.chains import chain_rows, hard_negatives, typed_chain
 from pathrag_gds.training.questions import GeneratedQuestion
 
 MOVIES = Ontology.from_mapping(
@@ -244,3 +245,32 @@ def test_a_chain_model_of_another_ontology_is_refused_with_its_folder() -> None:
     scorer.check_ontology(read_ontology(PEOPLE_ONTOLOGY))  # the ontology it was trained on
     with pytest.raises(ModelError, match=str(folder)):
         scorer.check_ontology(MOVIES)
+
+
+def test_chain_vectors_written_at_tune_time_are_read_back_and_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`save_vectors` writes what a later load scores with; a broken file names itself."""
+    import numpy as np
+
+    from pathrag_gds.chain_model import CHAIN_VECTORS, ChainScorer, chain_model_dir
+    from pathrag_gds.config import Settings
+    from pathrag_gds.errors import ModelError
+
+    shipped = chain_model_dir(Settings(), "people")
+    folder = tmp_path / "chain"
+    folder.mkdir()
+    for f in shipped.rglob("*"):  # link the model files; the vectors file is this test's own
+        if f.is_file() and f.name not in (CHAIN_VECTORS, "model_fp32.onnx"):
+            target = folder / f.relative_to(shipped)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(f)
+    texts = ["Person itself", "Person was born in City", "Person was born in City ; City is located in Country"]
+    first = ChainScorer(folder)
+    assert not first._cache  # nothing until written
+    first.save_vectors(texts)
+    again = ChainScorer(folder)
+    assert set(again._cache) == set(texts)
+    q = "where was X born"
+    assert np.allclose(first.scorer_for(q)(texts), again.scorer_for(q)(texts), atol=1e-6)
+    np.savez_compressed(folder / CHAIN_VECTORS, texts=np.asarray(texts), vectors=np.zeros((3, 7)))
+    with pytest.raises(ModelError, match=CHAIN_VECTORS):
+        ChainScorer(folder)
