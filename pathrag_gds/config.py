@@ -130,6 +130,10 @@ class Settings(BaseModel):
     #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
     chain_beam: int = Field(16, ge=1, le=10000)
     chain_keep: int = Field(5, ge=1, le=100)
+    #: With a chain plan for a seed the question names, also walk from the other (vector) seeds.
+    #: Off: they stay 0-hop candidates. Walking them cost 5-10x the time and no Hits@1 on MetaQA,
+    #: and 2 of 57 people 1-hop questions (`--link vector`; docs/chains.md).
+    walk_unplanned_seeds: bool = False
     #: Planned paths (best by chain score) that the path-text model scores once the walk is over;
     #: the other planned paths leave the results. 0: the chain score and Step 6 terms alone rank them.
     chain_rerank: int = Field(10, ge=0, le=1000)

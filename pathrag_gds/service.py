@@ -827,6 +827,8 @@ class PathRag:
                 planned.append(replace(x, score=x.score + bonus))
             elif "chain_prefix" not in x.parts:
                 free.append(x)
+        if depth == 0 and planned and not s.walk_unplanned_seeds:
+            free = []  # the named topic's chain plan decides the walk; other seeds stay 0-hop answers
         if depth > 0:
             free = local_keep_all(free, s.local_keep_m, depth, s.min_depth)
         return global_keep(planned, s.beam_width, by_frontier=s.beam_by_frontier) + global_keep(

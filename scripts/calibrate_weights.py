@@ -5,7 +5,7 @@ prints a table of Hits@1 per suite. Calibrate on the Bob spec + fresh questions 
 questions only (see docs/calibration.md).
 
 Usage:
-    python scripts/calibrate_weights.py ablation [--metaqa-n 30] [--json]
+    python scripts/calibrate_weights.py ablation [--metaqa-n 30] [--people] [--json]
     python scripts/calibrate_weights.py grid --type 0 0.1 0.2 --length 0 0.05 --relation-prior 0 0.05 \
         --coverage 0 0.05 [--metaqa-n 30]
 """
@@ -63,6 +63,24 @@ def metaqa_runner(n: int, community: str) -> Runner:
     return run
 
 
+def people_runner(community: str) -> Runner:
+    """Hits@1 per hop on the people graph's hand-written questions (tests/data/people, topic linking)."""
+    from pathrag_gds.evaluation.metaqa import read_questions, run_questions
+    from pathrag_gds.evaluation.metaqa_cli import DEFAULT_MAX_DEPTH
+
+    folder = Path(__file__).resolve().parents[1] / "tests" / "data" / "people"
+    sets = {hop: read_questions(folder / f"{hop}-hop.txt") for hop in (1, 2, 3)}
+
+    def run(service: PathRag) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for hop, qs in sets.items():
+            rows = run_questions(service, qs, community, params={"max_depth": DEFAULT_MAX_DEPTH})
+            out[f"people_{hop}hop"] = sum(int(j.hit_at_1) for j in rows)
+        return out
+
+    return run
+
+
 def evaluate(base: Settings, overrides: dict[str, Any], runners: list[Runner]) -> dict[str, float]:
     """Run every suite with `base` settings plus overrides (one service, shared graph and models)."""
     settings = base.model_copy(update=overrides)
@@ -91,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--metaqa-n", type=int, default=0, help="MetaQA dev questions per hop (0: skip MetaQA)")
     p.add_argument("--metaqa-community", default="metaqa")
     p.add_argument("--no-bob", action="store_true")
+    p.add_argument("--people", action="store_true", help="also the people graph's questions (all 171)")
+    p.add_argument("--people-community", default="people")
     p.add_argument("--full", action="store_true", help="ablation: also each term alone")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
@@ -103,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         runners += [bob_runner(False), bob_runner(True)]
     if args.metaqa_n:
         runners.append(metaqa_runner(args.metaqa_n, args.metaqa_community))
+    if args.people:
+        runners.append(people_runner(args.people_community))
 
     configs: list[tuple[str, dict[str, Any]]] = []
     chosen = {t: getattr(base, t) for t in TERMS}
@@ -111,9 +133,12 @@ def main(argv: list[str] | None = None) -> int:
                         {**{t: 0.0 for t in TERMS}, "intent_whitelist": False}))  # fmt: skip
         configs.append(("all chosen terms on", {**chosen, "intent_whitelist": base.intent_whitelist}))
         for t in TERMS:
+            if not chosen[t] and not args.full:
+                continue  # off already: "without" is the row above
             configs.append((f"without {t}", {**chosen, t: 0.0}))
             if args.full:
                 configs.append((f"only {t}", {**{u: 0.0 for u in TERMS}, t: chosen[t] or 0.1}))
+        configs.append(("without detour demotion", {**chosen, "demote_detours": False}))
         configs.append(("without intent whitelist", {**chosen, "intent_whitelist": False}))
         if args.full:
             configs.append(("only intent whitelist", {**{t: 0.0 for t in TERMS}, "intent_whitelist": True}))

@@ -21,8 +21,10 @@ from pathrag_gds.datasets.loader import GraphLoader, delete_community, entity_id
 from pathrag_gds.datasets.ontology_files import read_ontology
 from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, PeopleWorld, generate
 from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.encoders import get_embedder
 from pathrag_gds.evaluation.metaqa import parse_chain
 from pathrag_gds.graph import Graph
+from pathrag_gds.indexing import index_entities
 from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
@@ -35,6 +37,7 @@ def world_community(graph: Graph) -> Iterator[tuple[PeopleWorld, str]]:
     onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
     tf = read_triples_text(world.tsv(), "tsv", onto, cid)
     GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
+    index_entities(graph, get_embedder(Settings.from_env()), community=cid, progress=False)  # vector seeds
     yield world, cid
     delete_community(graph, cid, drop_ontology=True)
 
@@ -80,6 +83,24 @@ def test_the_planned_chain_decides_direction(
     assert 0.0 < best.score_parts["chain"] <= 1.0 and "instance" in best.score_parts
     # one round trip for the seeds, one per depth at most, one for the sources
     assert result.round_trips <= 3 + 2
+
+
+def test_seeds_the_question_does_not_name_stay_unwalked_beside_a_plan(
+    service: PathRag, world_community: tuple[PeopleWorld, str]
+) -> None:
+    """`walk_unplanned_seeds` off (default): with vector seeds, only the named topic walks."""
+    world, cid = world_community
+    steps = parse_chain("parent_of:in")
+    topic = next(p for p in world.entities_of("Person") if world.walk(p, steps))
+    question = f"Who are the parents of {topic}?"
+    result = service.pathrag(question, community_id=cid, max_depth=2)
+    walked = [p for p in result.paths if p.depth > 0]
+    assert walked and len(result.seeds) > 1
+    assert {p.nodes[0].name for p in walked} == {topic}
+    assert result.paths[0].chain == ["parent_of:in"]
+    both = PathRag(service.settings.model_copy(update={"walk_unplanned_seeds": True}), graph=service.graph)
+    starts = {p.nodes[0].name for p in both.pathrag(question, community_id=cid, max_depth=2, top_n=30).paths}
+    assert starts - {topic}, "walking every seed reaches paths from other seeds"
 
 
 def test_without_a_chain_model_the_search_falls_back(
