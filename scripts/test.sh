@@ -10,6 +10,19 @@ cd "$(dirname "$0")/.."
 PATHRAG_EXTRAS=dev,server,train bash scripts/setup.sh || exit 1
 .venv/bin/python -m pathrag_gds models export || exit 1
 
+# Chromium and its driver for the explorer's browser test, from Debian's packages. Where apt-get is
+# missing or we are not root, the browser test is skipped and says how to install them.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
+    echo "[test] installing chromium and chromium-driver (apt)"
+    { apt-get install -y -qq chromium chromium-driver || { apt-get update -qq &&
+        apt-get install -y -qq chromium chromium-driver; }; } >/dev/null ||
+      echo "[test] could not install chromium: the browser test will be skipped" >&2
+  else
+    echo "[test] no apt-get as root: install chromium and chromium-driver, or the browser test is skipped" >&2
+  fi
+fi
+
 failed=()
 .venv/bin/ruff check pathrag_gds tests scripts || failed+=(ruff)
 .venv/bin/mypy pathrag_gds || failed+=(mypy)
