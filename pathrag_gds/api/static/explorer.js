@@ -131,7 +131,8 @@
       $("hop-depth").max = info.limits.max_hop_depth;
       $("top-n").max = info.limits.max_top_n;
       $("hop-depth").min = $("top-n").min = 1;
-      $("server").textContent = `${info.graph.entities} entities · scorer ${info.model.scorer}`;
+      $("server").textContent = `${info.graph.entities} entities in ${ids.length} ` +
+        (ids.length === 1 ? "community" : "communities");
     } catch (err) {
       showError(err);
     }
@@ -206,7 +207,7 @@
     $("status").dataset.totalMs = ms;
     const stages = Object.entries(result.timings_ms).map(([k, v]) => `${k} ${Math.round(v)}`).join(", ");
     setStatus("done", `${result.paths.length} paths in ${ms} ms · ${result.round_trips} round trips · ` +
-      `server ms: ${stages}`);
+      `scorer ${result.scorer} · server ms: ${stages}`);
   }
 
   // --- drawing ------------------------------------------------------------------------------------
@@ -277,7 +278,7 @@
     // the answer at the top (the paths fan out from it), else the seeds the paths start from
     const rootIds = answerId ? [answerId] : paths.filter((p) => p.nodes.length).map((p) => p.nodes[0].id);
     const roots = cy.collection(rootIds.map((id) => cy.getElementById(`n:${id}`)));
-    cy.layout({ name: "breadthfirst", directed: false, roots, spacingFactor: 1.2, padding: 24, animate: false }).run();
+    cy.layout({ name: "breadthfirst", directed: false, roots, spacingFactor: 1.75, padding: 24, animate: false }).run();
     view.cy.on("tap", "node", (e) => showNode(e.target.id().slice(2)));
     container.dataset.nodes = view.cy.nodes().length;
     container.dataset.edges = view.cy.edges().length;
