@@ -68,7 +68,7 @@ class FakeLLMV2(LLMInterfaceV2):
 
 @pytest.fixture(scope="module")
 def retriever(graph: Graph, settings: Settings, demo_community: str) -> PathRagRetriever:
-    return PathRagRetriever(graph.driver, demo_community, settings=settings, hop_depth=2)
+    return PathRagRetriever(graph.driver, demo_community, settings=settings, hop_depth=1)
 
 
 def test_search_returns_the_services_paths_as_items(
@@ -77,7 +77,7 @@ def test_search_returns_the_services_paths_as_items(
     found = retriever.search(query_text=QUESTION, top_k=3)
     assert isinstance(found, RetrieverResult)
     direct = PathRag(settings, graph=graph).pathrag(
-        QUESTION, community_id=demo_community, top_n=3, max_depth=2
+        QUESTION, community_id=demo_community, top_n=3, max_depth=1
     )
     assert 1 <= len(found.items) == len(direct.paths) <= 3
     assert [i.content for i in found.items] == [path_words(p) for p in direct.paths]
