@@ -3,7 +3,8 @@
 # dependencies (PyPI only), and a check that the committed query-path model loads.
 # Neo4j's jars are fetched from Maven Central on the first `python -m pathrag_gds db start`.
 #
-#   PATHRAG_EXTRAS   pip extras to install (default: dev,server). CI adds `train` (torch, pinned).
+#   PATHRAG_EXTRAS   pip extras to install (default: dev,server). CI adds `train` (torch, pinned)
+#                    and `graphrag` (neo4j-graphrag, for pathrag_gds.integrations.neo4j_graphrag).
 #   PYTHON           interpreter to build the venv from (default: python3.11, else python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."

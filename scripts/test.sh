@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
 # The test suite, from a fresh machine: set up (with the `train` extra: torch==2.13.0, for the
-# fp32 export and the fidelity/training tests), export the fp32 model, then lint, type-check and
-# pytest. Every step runs even when an earlier check failed; the exit status is non-zero if any did.
+# fp32 export and the fidelity/training tests, and `graphrag`: neo4j-graphrag for its Retriever adapter),
+# export the fp32 model, install Chromium for the browser test, then lint, type-check and pytest.
+# Every step runs even when an earlier check failed; the exit status is non-zero if any did.
 # Integration tests use NEO4J_URI when set, else the local Neo4j (started by the test fixture when
 # it is not running). Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-PATHRAG_EXTRAS=dev,server,train bash scripts/setup.sh || exit 1
+PATHRAG_EXTRAS=dev,server,train,graphrag bash scripts/setup.sh || exit 1
 .venv/bin/python -m pathrag_gds models export || exit 1
+
+# Chromium and its driver for the explorer's browser test, from Debian's packages. Where apt-get is
+# missing or we are not root, the browser test is skipped and says how to install them.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
+    echo "[test] installing chromium and chromium-driver (apt)"
+    { apt-get install -y -qq chromium chromium-driver || { apt-get update -qq &&
+        apt-get install -y -qq chromium chromium-driver; }; } >/dev/null ||
+      echo "[test] could not install chromium: the browser test will be skipped" >&2
+  else
+    echo "[test] no apt-get as root: install chromium and chromium-driver, or the browser test is skipped" >&2
+  fi
+fi
 
 failed=()
 .venv/bin/ruff check pathrag_gds tests scripts || failed+=(ruff)

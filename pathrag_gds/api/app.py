@@ -164,6 +164,7 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     Raises:
         ConfigError: `PATHRAG_API_TOKENS_FILE` is unusable.
     """
+    from pathrag_gds.api.explorer import router as explorer_router
     from pathrag_gds.api.routes import router
 
     tokens = TokenTable.from_settings(settings)
@@ -215,6 +216,7 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     app.state.api = state
     _install_error_handlers(app)
     app.include_router(router)
+    app.include_router(explorer_router)  # the path explorer page at /ui
     app.add_middleware(BodyGuard, max_bytes=settings.api_max_body_bytes)
     if not tokens.enabled:  # tokenless: loopback only, and no DNS rebinding onto it
         app.add_middleware(LoopbackHostOnly)
