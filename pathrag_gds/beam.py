@@ -125,7 +125,8 @@ def mode_scores(
 
 
 #: Score parts a prefix must match or beat for a detour past it to rank below it (absent = 0).
-DETOUR_TERMS = ("type", "described")
+#: `chain`: a detour the chain plan asks for ("movies that share an actor with X") is no detour.
+DETOUR_TERMS = ("type", "described", "chain")
 #: How much better a detour's model score may be and still count as showing nothing new (chosen on
 #: MetaQA dev, checked on a second sample; 0 (strict) / 0.02 / 0.05: docs/benchmarks.md).
 DETOUR_MODEL_TOLERANCE = 0.05

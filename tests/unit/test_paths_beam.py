@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pathrag_gds.beam import (
@@ -172,3 +174,20 @@ def test_a_detour_that_shows_something_new_keeps_its_score() -> None:
     c.add(_scored(friend, 0.8, 1.0, 0.2))
     c.add(_scored(fof, 0.8, 1.0, 0.6))
     assert [s.path for s in c.top(2, demote_detours=True)] == [fof, friend]
+
+
+def test_a_detour_the_chain_plan_asks_for_is_no_detour() -> None:
+    """Movie -> actor -> movie for "which movies share an actor with X": the planned chain is the
+    out-and-back walk (probability 0.8) and the walk it passes (X itself) is not (0.1), so it keeps
+    its score; a detour whose chain is no likelier than its prefix's still ranks below the prefix."""
+    answer = Path(("x",))
+    detour = chain(("x", "starred", "al", "out"), ("al", "starred", "m2", "in"))
+    for chain_prob, first in ((0.8, detour), (0.1, answer)):
+        c = Candidates()
+        prefix = _scored(answer, 0.8, 0.0, 0.2)
+        prefix.parts["chain"] = 0.1
+        c.add(replace(prefix, score=prefix.score + 0.1))
+        walked = _scored(detour, 0.8, 0.0, 0.6)
+        walked.parts["chain"] = chain_prob
+        c.add(replace(walked, score=walked.score + chain_prob))
+        assert c.top(2, demote_detours=True)[0].path == first
