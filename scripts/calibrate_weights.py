@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.full:
                 configs.append((f"only {t}", {**{u: 0.0 for u in TERMS}, t: chosen[t] or 0.1}))
         configs.append(("without detour demotion", {**chosen, "demote_detours": False}))
-        configs.append(("without intent whitelist", {**chosen, "intent_whitelist": False}))
+        if base.intent_whitelist or args.full:
+            configs.append(("without intent whitelist", {**chosen, "intent_whitelist": False}))
         if args.full:
             configs.append(("only intent whitelist", {**{t: 0.0 for t in TERMS}, "intent_whitelist": True}))
     else:

@@ -263,7 +263,11 @@ def test_chain_vectors_written_at_tune_time_are_read_back_and_checked(tmp_path) 
             target = folder / f.relative_to(shipped)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.symlink_to(f)
-    texts = ["Person itself", "Person was born in City", "Person was born in City ; City is located in Country"]
+    texts = [
+        "Person itself",
+        "Person was born in City",
+        "Person was born in City ; City is located in Country",
+    ]
     first = ChainScorer(folder)
     assert not first._cache  # nothing until written
     first.save_vectors(texts)
