@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite, from a fresh machine: set up (with the `train` extra: torch==2.13.0, for the
-# fp32 export and the fidelity/training tests, and `graphrag`: neo4j-graphrag for its Retriever adapter),
-# export the fp32 model, install Chromium for the browser test, then lint, type-check and pytest.
+# fidelity/training tests, which export the fp32 model themselves and check the committed int8 is
+# reproduced, and `graphrag`: neo4j-graphrag for its Retriever adapter), install Chromium for the
+# browser test, then lint, type-check and pytest.
 # Every step runs even when an earlier check failed; the exit status is non-zero if any did.
 # Integration tests use NEO4J_URI when set, else the local Neo4j (started by the test fixture when
 # it is not running). Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
@@ -9,7 +10,6 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 PATHRAG_EXTRAS=dev,server,train,graphrag bash scripts/setup.sh || exit 1
-.venv/bin/python -m pathrag_gds models export || exit 1
 
 # Chromium and its driver for the explorer's browser test, from Debian's packages. Where apt-get is
 # missing or we are not root, the browser test is skipped and says how to install them.
