@@ -9,12 +9,13 @@ Example:
     >>> parsed = parse_text("# Bob\n\nBob is a cat.\n", markdown=True)
     >>> plan = plan_document("bob", "c", parsed, lambda t, o, md: [(o, o + len(t), t)], MentionIndex([]))
     >>> [c.headings for c in plan.chunks], plan.chunks[0].range
-    ([('Bob',)], (6, 20))
+    ([('Bob',)], (6, 21))
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -127,7 +128,7 @@ class DocumentPlan:
                 }
                 for c in self.chunks
             ],
-            "next": [[a.id, b.id] for a, b in zip(self.chunks, self.chunks[1:], strict=False)],
+            "next": [[a.id, b.id] for a, b in itertools.pairwise(self.chunks)],
         }
 
 

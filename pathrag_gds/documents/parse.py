@@ -8,7 +8,7 @@ or text before the first heading, is one unheaded section.
 Example:
     >>> doc = parse_text("# Bob\n\nA cat.\n\n## Home\n\nA house.\n", markdown=True)
     >>> [(s.path, s.range) for s in doc.sections]
-    [(('Bob',), (0, 35)), (('Bob', 'Home'), (15, 35))]
+    [(('Bob',), (0, 33)), (('Bob', 'Home'), (15, 33))]
     >>> doc.text[doc.sections[1].body[0] : doc.sections[1].body[1]].strip()
     'A house.'
 """

@@ -76,7 +76,7 @@ class DocumentReport:
             + (f", {self.removed:,} removed" if self.removed else "")
             + ")"
         ]
-        if self.documents:
+        if self.new or self.changed:
             out.append(
                 f"  chunks: {self.chunks:,} in the new versions ({self.chunks_created:,} created, "
                 f"{self.chunks - self.chunks_created:,} reused), {self.sections_created:,} sections "
@@ -87,6 +87,8 @@ class DocumentReport:
                 f"{self.pages_per_second:,.1f} documents/s (read {self.read_seconds:.1f} s, "
                 f"write {self.write_seconds:.1f} s)"
             )
+        if self.removed:
+            out.append(f"  HAS_PART edges: {self.parts_closed:,} closed (history stays; `as_of` reads it)")
         if self.embedded:
             out.append(f"  embedded {self.embedded:,} chunk(s) in {self.embed_seconds:.1f} s")
         return out
