@@ -18,7 +18,7 @@ CALL (c) {
   RETURN apoc.map.fromPairs(collect([type, n])) AS relationships
 }
 CALL (c) {
-  OPTIONAL MATCH (c)-[:{{community_rel}}]->(:{{entity_label}})-[m:MENTIONED_IN]->(ch:Chunk)
+  OPTIONAL MATCH (c)-[:{{community_rel}}]->(:{{entity_label}})-[m:{{mentioned_in}}]->(ch:{{chunk_label}})
   RETURN count(DISTINCT ch) AS chunks, count(m) AS mentions
 }
 RETURN c.id AS id, c.ontology_id AS ontology_id, entities, embedded, labels, relationships,

@@ -1,20 +1,22 @@
 // Provenance chunks: $rows = [{id, text, source, mentions: [entity ids]}].
 // Unless $shared, an existing chunk that only other communities' entities mention is refused (left as
 // it is; its id comes back in `refused`), and a mention of an entity that community $community_id
-// does not aggregate is not written (counted in `foreign`).
+// does not aggregate is not written (counted in `foreign`). A chunk of another community's document
+// (`community_id` set) is always refused.
 UNWIND $rows AS row
-OPTIONAL MATCH (old:Chunk {id: row.id})
+OPTIONAL MATCH (old:{{chunk_label}} {id: row.id})
 WITH row,
-     old IS NOT NULL AND NOT $shared
-       AND EXISTS { (old)<-[:MENTIONED_IN]-(e:{{entity_label}}) }
-       AND NOT EXISTS { (old)<-[:MENTIONED_IN]-(:{{entity_label}})
+     old IS NOT NULL AND old.community_id IS NOT NULL AND old.community_id <> $community_id
+     OR old IS NOT NULL AND NOT $shared
+       AND EXISTS { (old)<-[:{{mentioned_in}}]-(e:{{entity_label}}) }
+       AND NOT EXISTS { (old)<-[:{{mentioned_in}}]-(:{{entity_label}})
                         <-[:{{community_rel}}]-(:{{community_label}} {id: $community_id}) }
        AS refused
 WITH collect(CASE WHEN refused THEN row.id END) AS refused,
      collect(CASE WHEN NOT refused THEN row END) AS accepted
 CALL (accepted) {
   UNWIND accepted AS row
-  MERGE (c:Chunk {id: row.id})
+  MERGE (c:{{chunk_label}} {id: row.id})
   SET c.text = row.text, c.source = row.source
   WITH c, row
   CALL (c, row) {
@@ -25,7 +27,7 @@ CALL (accepted) {
            AS allowed
     CALL (c, e, allowed) {
       WITH * WHERE allowed
-      MERGE (e)-[:MENTIONED_IN]->(c)
+      MERGE (e)-[:{{mentioned_in}}]->(c)
       RETURN 1 AS written
       UNION ALL
       WITH * WHERE NOT allowed

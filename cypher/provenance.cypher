@@ -1,7 +1,17 @@
-// Source text supporting the entities of the returned paths: chunks that mention them.
-// $ids: entity ids; $per_entity: chunks per entity. Graphs without chunks return nothing.
+// Source text supporting the entities of the returned paths: the chunks that mention them, with their
+// document, heading path and character range. A document's chunk counts through a HAS_PART edge valid
+// at $as_of (null: an open one) of a document of $community (null: any community); a chunk of no
+// document (from a graph file) always counts. $per_entity: chunks per entity, in reading order.
 UNWIND $ids AS eid
-MATCH (e:{{entity_label}} {{{id}}: eid})-[:MENTIONED_IN]->(ch:Chunk)
-WITH eid, ch ORDER BY ch.id
-WITH eid, collect(ch {.id, .text, .source})[0..$per_entity] AS chunks
+MATCH (e:{{entity_label}} {{{id}}: eid})-[:{{mentioned_in}}]->(ch:{{chunk_label}})
+OPTIONAL MATCH (doc:{{document_label}})-[r:{{has_part}}]->(ch)
+WHERE ($as_of IS NULL AND r.end IS NULL)
+   OR ($as_of IS NOT NULL AND r.start <= $as_of AND (r.end IS NULL OR r.end > $as_of))
+WITH eid, ch, doc, r
+WHERE CASE WHEN doc IS NULL THEN NOT EXISTS { (:{{document_label}})-[:{{has_part}}]->(ch) }
+           ELSE $community IS NULL OR doc.community_id = $community END
+WITH eid, ch, doc, r ORDER BY doc.document_key, r.range[0], ch.id
+WITH eid, collect(ch {.id, .text, .headings, source: coalesce(ch.source, doc.source),
+                      document_key: doc.document_key, title: doc.title, range: r.range})[0..$per_entity]
+     AS chunks
 RETURN eid AS id, chunks

@@ -1,3 +1,3 @@
 // Unique provenance chunk ids.
 CREATE CONSTRAINT pathrag_chunk_id IF NOT EXISTS
-FOR (c:Chunk) REQUIRE c.id IS UNIQUE
+FOR (c:{{chunk_label}}) REQUIRE c.id IS UNIQUE

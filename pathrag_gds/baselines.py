@@ -24,6 +24,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from pathrag_gds.config import ScoringMode
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import RoundTripCounter
 from pathrag_gds.paths import Direction, Edge, Path
+from pathrag_gds.provenance import parse_as_of
 from pathrag_gds.results import DepthStat, PathRagResult
 from pathrag_gds.service import PathRag, _QueryState
 
@@ -128,6 +130,7 @@ class VarLengthRag(PathRag):
         on_depth: Any = None,
         cancel: threading.Event | None = None,
         timeout: float | None = None,
+        as_of: str | datetime | None = None,
     ) -> PathRagResult:
         """Seeds as the service finds them, then `(s)-[*1..k]-(m)` per seed, all paths scored.
 
@@ -148,7 +151,10 @@ class VarLengthRag(PathRag):
         ontology = self.ontology_for(community_id, ontology_id)
         whitelist = self._whitelist(ontology, relations)
         t_start = time.perf_counter()
-        state = _QueryState(query, [], {}, set(), RoundTripCounter(), {}, None, None, community=community_id)
+        state = _QueryState(
+            query, [], {}, set(), RoundTripCounter(), {}, None, None, community=community_id,
+            as_of=parse_as_of(as_of),
+        )
         qscorer = self.scorer.for_question(query)
         t0 = time.perf_counter()
         state.qvec = [float(x) for x in self.embedder.encode([query])[0]]

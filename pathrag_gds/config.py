@@ -89,6 +89,24 @@ class Settings(BaseModel):
     community_label: str = "Community"
     community_rel: str = "AGGREGATES"
     vector_index: str = "pathrag_entity_embedding"
+    #: entity property holding other names the entity goes by (a string or a list), matched in chunks
+    aliases_property: str = "aliases"
+
+    # --- document provenance (docs/provenance.md): label and relationship type names -----------
+    document_label: str = "Document"
+    section_label: str = "Section"
+    chunk_label: str = "Chunk"
+    has_child_rel: str = "HAS_CHILD"
+    has_part_rel: str = "HAS_PART"
+    next_chunk_rel: str = "NEXT_CHUNK"
+    mentioned_in_rel: str = "MENTIONED_IN"
+    chunk_vector_index: str = "pathrag_chunk_embedding"
+    #: token budget of a chunk (the embedding model's tokens) and the tokens two neighbours may share
+    chunk_tokens: int = Field(200, ge=16, le=4096)
+    chunk_overlap: int = Field(24, ge=0, le=1024)
+    #: Seed the search from the chunk vector index too: entities mentioned by the question's nearest
+    #: chunks join the entity seeds (at most this many more; 0: entity seeds only, the default).
+    chunk_seed_n: int = Field(0, ge=0, le=500)
 
     # --- search (spec defaults) ----------------------------------------------------------------
     top_n: int = Field(5, ge=1, le=100)

@@ -168,6 +168,14 @@ class Graph:
             "community_label": s.community_label,
             "community_rel": s.community_rel,
             "vector_index": s.vector_index,
+            "document_label": s.document_label,
+            "section_label": s.section_label,
+            "chunk_label": s.chunk_label,
+            "has_child": s.has_child_rel,
+            "has_part": s.has_part_rel,
+            "next_chunk": s.next_chunk_rel,
+            "mentioned_in": s.mentioned_in_rel,
+            "chunk_vector_index": s.chunk_vector_index,
         }
         return {k: quote_identifier(v) for k, v in names.items()}
 

@@ -166,30 +166,41 @@ def embed_entities(
     return report
 
 
-def vector_index_state(graph: Graph) -> dict[str, Any] | None:
-    """The vector index's row of SHOW INDEXES (name, type, state, populationPercent, ...), or None."""
-    rows = graph.read("index_vector_state", index_name=graph.settings.vector_index)
+def vector_index_state(graph: Graph, name: str | None = None) -> dict[str, Any] | None:
+    """A vector index's row of SHOW INDEXES (name, type, state, populationPercent, ...), or None.
+
+    `name`: the index (default: the entity index of the settings).
+    """
+    rows = graph.read("index_vector_state", index_name=name or graph.settings.vector_index)
     return rows[0] if rows else None
 
 
 def ensure_vector_index(
-    graph: Graph, dim: int, *, timeout: float = 900.0, progress: bool = True
+    graph: Graph,
+    dim: int,
+    *,
+    timeout: float = 900.0,
+    progress: bool = True,
+    chunks: bool = False,
 ) -> dict[str, Any]:
     """Create the vector index if missing and wait until it is ONLINE.
+
+    `chunks`: the chunk index (`chunk_vector_index` on the chunk label) instead of the entity index.
 
     Raises:
         SchemaError: an index of that name exists with another definition, or it FAILED or did not
             come online within `timeout` seconds.
     """
     s = graph.settings
-    name = s.vector_index
-    state = vector_index_state(graph)
+    name = s.chunk_vector_index if chunks else s.vector_index
+    state = vector_index_state(graph, name)
     if state is None:
-        graph.schema_command("index_create_vector", dim=dim)
-        state = vector_index_state(graph)
+        graph.schema_command("index_create_chunk_vector" if chunks else "index_create_vector", dim=dim)
+        state = vector_index_state(graph, name)
     if state is None:
         raise SchemaError(f"vector index {name!r} was not created; check the server log")
-    expected = ([s.entity_label], [s.embedding_property])
+    expected = ([s.chunk_label if chunks else s.entity_label], [s.embedding_property])
+    setting = "PATHRAG_CHUNK_VECTOR_INDEX" if chunks else "PATHRAG_VECTOR_INDEX"
     if (
         state.get("type") != "VECTOR"
         or (state.get("labelsOrTypes"), state.get("properties")) != expected
@@ -198,7 +209,7 @@ def ensure_vector_index(
         raise SchemaError(
             f"index {name!r} exists as {state.get('type')} on {state.get('labelsOrTypes')}"
             f"{state.get('properties')} with {state.get('dimensions')} dimensions, not VECTOR on "
-            f"{expected[0]}{expected[1]} with {dim}: drop it (DROP INDEX {name}) or set PATHRAG_VECTOR_INDEX"
+            f"{expected[0]}{expected[1]} with {dim}: drop it (DROP INDEX {name}) or set {setting}"
         )
     deadline = time.monotonic() + timeout
     with tqdm(total=100.0, desc="vector index", unit="%", disable=not progress) as bar:
@@ -217,7 +228,7 @@ def ensure_vector_index(
                     "run `index` again later to keep waiting"
                 )
             time.sleep(0.5)
-            state = vector_index_state(graph) or {}
+            state = vector_index_state(graph, name) or {}
 
 
 def index_entities(

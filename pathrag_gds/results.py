@@ -37,12 +37,22 @@ class AnswerCandidate(BaseModel):
 
 
 class SourceChunk(BaseModel):
-    """A passage of source text that mentions an entity of the path."""
+    """A passage of source text that mentions an entity of the path, and where it stands.
+
+    Chunks of loaded documents cite their document (key, title), the headings above them and their
+    character range in the document version read; chunks of a graph file have only `source`.
+    """
 
     id: str
     text: str
     source: str | None = None
     entity_id: str
+    document_key: str | None = None
+    document_title: str | None = None
+    #: heading path from the document's top heading down to the chunk's section
+    headings: list[str] = Field(default_factory=list)
+    #: [start, end) character offsets of the chunk in the document version read
+    char_range: tuple[int, int] | None = None
 
 
 class PathResult(BaseModel):

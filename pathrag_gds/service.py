@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all, mode_scores
@@ -30,6 +31,7 @@ from pathrag_gds.graph import Graph, RoundTripCounter
 from pathrag_gds.intent import Intent, infer_intent, mask_mentions, named_entities, relations_allowed
 from pathrag_gds.ontology import EntityType, Ontology, RelationType
 from pathrag_gds.paths import Edge, EntityRecord, Path
+from pathrag_gds.provenance import chunk_seed_rows, parse_as_of, read_sources
 from pathrag_gds.results import (
     AnswerCandidate,
     DepthStat,
@@ -100,6 +102,8 @@ class _QueryState:
     plans: dict[str, ChainPlan] = field(default_factory=dict)
     #: cosine of each fetched entity's stored embedding to the question (computed in Neo4j)
     sims: dict[str, float] = field(default_factory=dict)
+    #: read document versions valid then (None: the current ones)
+    as_of: datetime | None = None
 
     def plan_of(self, path: Path) -> ChainPlan | None:
         """The chain plan that governs a path (its start's), if any."""
@@ -308,6 +312,7 @@ class PathRag:
         on_depth: DepthCallback | None = None,
         cancel: threading.Event | None = None,
         timeout: float | None = None,
+        as_of: str | datetime | None = None,
     ) -> PathRagResult:
         """Return the top-N paths that answer `query`.
 
@@ -325,6 +330,8 @@ class PathRag:
             on_depth: called after each depth with that depth's best paths (for streaming).
             cancel: set it to stop the search between depths.
             timeout: seconds; past it the search stops with `QueryTimeout`.
+            as_of: cite (and seed from) the document versions valid at this moment (ISO 8601 or a
+                datetime; None: the current versions).
 
         Raises:
             InvalidInput: a bad question or parameter.
@@ -353,6 +360,7 @@ class PathRag:
             deadline=(time.monotonic() + timeout) if timeout else None,
             cancel=cancel,
             community=community_id,
+            as_of=parse_as_of(as_of),
         )
         scorer = self.scorer_for(community_id)
         qscorer = scorer.for_question(query)
@@ -615,6 +623,17 @@ class PathRag:
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
+        if s.chunk_seed_n and s.chunk_label in self.info.labels:
+            have = {r["id"] for r in rows}
+            more = chunk_seed_rows(
+                self.graph,
+                state.qvec,
+                community=community_id,
+                as_of=state.as_of,
+                seed_n=s.chunk_seed_n,
+                counter=state.counter,
+            )
+            rows += [r for r in more if r["id"] not in have]
         return self._seed_rows(state, rows)
 
     def _seed_rows(self, state: _QueryState, rows: list[dict[str, Any]]) -> list[PathRag._Seed]:
@@ -851,13 +870,11 @@ class PathRag:
     ) -> list[PathResult]:
         ents = state.entities
         sources: dict[str, list[SourceChunk]] = {}
-        if with_sources and scored and "Chunk" in self.info.labels:
+        if with_sources and scored and self.settings.chunk_label in self.info.labels:
             ids = sorted({n for sp in scored for n in sp.path.node_ids})
-            for row in self.graph.read("provenance", counter=state.counter, ids=ids, per_entity=2):
-                sources[row["id"]] = [
-                    SourceChunk(id=c["id"], text=c["text"], source=c.get("source"), entity_id=row["id"])
-                    for c in row["chunks"]
-                ]
+            sources = read_sources(
+                self.graph, ids, community=state.community, as_of=state.as_of, counter=state.counter
+            )
         max_tokens, count = self._text_budget()
         out = []
         for rank, sp in enumerate(scored, start=1):

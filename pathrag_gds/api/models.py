@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from pathrag_gds.api.errors import ApiError
 from pathrag_gds.config import Settings
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.provenance import parse_as_of
 from pathrag_gds.results import AnswerCandidate, DepthStat, EdgeOut, NodeOut, PathRagResult, PathResult, Seed
 
 #: Query modes: `local` walks the graph (the beam search), `naive` scores vector seeds only.
@@ -114,6 +116,11 @@ class QueryRequest(QueryOptions):
 
     question: str = Field(..., description="the question, in words")
     stream: bool = Field(False, description="answer with Server-Sent Events, one per depth, then the result")
+    as_of: str | None = Field(
+        None,
+        max_length=64,
+        description="cite the document versions valid at this ISO 8601 moment (default: the current ones)",
+    )
 
     @field_validator("question")
     @classmethod
@@ -157,6 +164,8 @@ class Effective(BaseModel):
     top_n: int
     seed_n: int
     community_id: str | None
+    #: document versions valid at this ISO 8601 moment (None: the current ones); per query only
+    as_of: str | None = None
 
 
 def resolve(
@@ -200,6 +209,12 @@ def resolve(
             )
     if eff.mode == "naive":
         eff.hop_depth = 0  # vector seeds only, scored, no expansion
+    if isinstance(request, QueryRequest) and request.as_of is not None:
+        try:
+            parse_as_of(request.as_of)
+        except InvalidInput as exc:
+            raise ApiError(422, "invalid_request", str(exc)) from exc
+        eff.as_of = request.as_of
     if question is not None and len(question) > s.api_max_question_chars:
         raise ApiError(
             422,

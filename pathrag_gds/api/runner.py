@@ -159,6 +159,7 @@ class SearchRunner:
                         on_depth=on_depth,
                         cancel=job.cancel,
                         timeout=remaining,
+                        as_of=opts.as_of,
                     )
             finally:
                 self._slots.release()

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
             max_depth=None,
             seed_n=None,
             mode=None,
+            as_of=None,
             json=args.json,
         )
     )

@@ -1,9 +1,11 @@
-"""`python -m pathrag_gds load demo|triples|graph`: write a graph into Neo4j (idempotent MERGE).
+"""`python -m pathrag_gds load demo|triples|graph|documents|remove-documents`: write into Neo4j.
 
 `load demo` loads the Bob demo graph and indexes it (the same code as `index`). `load triples FILE`
 reads a triple file; bad rows are listed with their line numbers and nothing is written unless
 `--skip-bad` is given (then the good rows are loaded and the bad ones listed). `load graph FILE`
-loads a YAML file in the demo's shape.
+loads a YAML file in the demo's shape. `load documents FILE... --community ID` loads Markdown / text
+files as versioned documents whose chunks cite the community's entities (docs/provenance.md);
+`load remove-documents KEY... --community ID` takes documents out of retrieval (history stays).
 
 Entities that another community already holds are left unchanged and listed (exit status 1) unless
 `--shared` is given (for graphs that share entities between communities on purpose).
@@ -14,19 +16,20 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pathrag_gds.errors import InvalidInput
 
 if TYPE_CHECKING:
     from pathrag_gds.datasets.loader import LoadReport
+    from pathrag_gds.documents.store import DocumentLoader
 
 #: Bad rows printed before the summary (all of them go to --bad-rows FILE).
 MAX_PRINTED_BAD = 50
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the `load` command and its `demo`, `triples` and `graph` subcommands."""
+    """Add the `load` command and its subcommands."""
     p = sub.add_parser("load", help="load a graph into Neo4j (demo, triple file, graph YAML)")
     what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
 
@@ -75,6 +78,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     t.set_defaults(func=run_triples)
 
+    doc = what.add_parser("documents", help="load Markdown / text files as versioned, cited documents")
+    doc.add_argument("files", nargs="+", type=Path, help="Markdown (.md) or text (.txt) files")
+    doc.add_argument("--community", required=True, help="the community whose entities the chunks cite")
+    doc.add_argument("--key", default=None, help="document key of the one file (default: its name stem)")
+    doc.add_argument("--published-at", default=None, help="publication date, stored on the document")
+    doc.add_argument("--content-date", default=None, help="date the content speaks of, stored as well")
+    doc.add_argument("--batch-size", type=int, default=50, help="documents per transaction (default 50)")
+    doc.add_argument("--no-embed", action="store_true", help="do not embed new chunks (no chunk seeds)")
+    doc.set_defaults(func=run_documents)
+
+    rm = what.add_parser("remove-documents", help="take documents out of retrieval (their history stays)")
+    rm.add_argument("keys", nargs="+", help="document keys")
+    rm.add_argument("--community", required=True, help="the community that owns them")
+    rm.set_defaults(func=run_remove_documents)
+
 
 def _index(community: str) -> None:
     from pathrag_gds.commands.index import run_index
@@ -102,8 +120,19 @@ def _load_yaml_graph(path: Path | None, no_index: bool, shared: bool = False) ->
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """Load (and index) the Bob demo graph."""
-    return _load_yaml_graph(None, args.no_index)
+    """Load (and index) the Bob demo graph and its story document (no-op when unchanged)."""
+    from pathrag_gds.datasets.demo import DEMO_FILE, DEMO_STORY, DEMO_STORY_KEY, read_graph_file
+    from pathrag_gds.graph import Graph
+
+    status = _load_yaml_graph(None, args.no_index)
+    community = read_graph_file(DEMO_FILE).community_id
+    with Graph.connect() as graph:
+        report = _document_loader(graph, embed=not args.no_index).load(
+            [DEMO_STORY], community, key=DEMO_STORY_KEY
+        )
+    for line in report.lines():
+        print(line)
+    return status
 
 
 def run_graph(args: argparse.Namespace) -> int:
@@ -163,3 +192,41 @@ def run_triples(args: argparse.Namespace) -> int:
     if args.index:
         _index(community)
     return 1 if tf.bad_rows or report.refused else 0
+
+
+def _document_loader(graph: Any, *, embed: bool, batch_size: int = 50) -> DocumentLoader:
+    from pathrag_gds.documents.chunking import Chunker
+    from pathrag_gds.documents.store import DocumentLoader
+    from pathrag_gds.encoders import get_embedder
+
+    settings = graph.settings
+    embedder = get_embedder(settings) if embed else None
+    return DocumentLoader(graph, Chunker.from_settings(settings), embedder=embedder, batch_size=batch_size)
+
+
+def run_documents(args: argparse.Namespace) -> int:
+    """Load documents (new versions where their text changed) and embed their new chunks."""
+    from pathrag_gds.graph import Graph
+
+    with Graph.connect() as graph:
+        report = _document_loader(graph, embed=not args.no_embed, batch_size=args.batch_size).load(
+            args.files,
+            args.community,
+            key=args.key,
+            published_at=args.published_at,
+            content_date=args.content_date,
+        )
+    for line in report.lines():
+        print(line)
+    return 0
+
+
+def run_remove_documents(args: argparse.Namespace) -> int:
+    """Close the open HAS_PART edges of documents."""
+    from pathrag_gds.graph import Graph
+
+    with Graph.connect() as graph:
+        report = _document_loader(graph, embed=False).remove(args.keys, args.community)
+    for line in report.lines():
+        print(line)
+    return 0

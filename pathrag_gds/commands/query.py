@@ -21,6 +21,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--mode", choices=[m.value for m in ScoringMode], default=None, help="scoring mode")
     p.add_argument("--community", default=None, help="confine the search to one community id")
     p.add_argument("--ontology", default=None, help="ontology id whose relations may be walked")
+    p.add_argument(
+        "--as-of",
+        default=None,
+        metavar="TIMESTAMP",
+        help="cite the document versions valid then (ISO 8601, e.g. 2026-01-31T12:00:00Z; default: now)",
+    )
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.set_defaults(func=run)
 
@@ -37,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         max_depth=args.max_depth,
         seed_n=args.seed_n,
         mode=args.mode,
+        as_of=args.as_of,
     )
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
@@ -60,7 +67,13 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     if result.paths and result.paths[0].sources:
         src = result.paths[0].sources[0]
-        console.print(f"[dim]source of #1 ({src.id}):[/dim] {src.text}")
+        where = src.id
+        if src.document_key is not None:
+            at = f", characters {src.char_range[0]}-{src.char_range[1]}" if src.char_range else ""
+            title = src.document_title or src.document_key
+            path = [h for h in src.headings if h != title]
+            where = " > ".join([title, *path]) + at
+        console.print(f"[dim]source of #1 ({where}):[/dim] {src.text}", highlight=False)
     t = result.timings_ms
     console.print(
         f"[dim]mode {result.mode}, scorer {result.scorer}, {result.round_trips} database round trips, "

@@ -28,6 +28,11 @@ from pathrag_gds.datasets.ontology_files import DATA_DIR, ontology_from_mapping,
 
 #: The Bob demo graph.
 DEMO_FILE = DATA_DIR / "bob.yaml"
+#: The demo's story as a Markdown document (its chunks cite the demo's entities), and its key.
+DEMO_STORY = DATA_DIR / "bob_story.md"
+DEMO_STORY_KEY = "bob_story"
+#: A second version of the story: one scene of chapter 3 rewritten.
+DEMO_STORY_V2 = DATA_DIR / "bob_story_v2.md"
 
 _MAX_LISTED = 10
 

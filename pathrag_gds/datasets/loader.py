@@ -607,17 +607,19 @@ def community_counts(graph: Graph, community_id: str) -> dict[str, Any] | None:
 def delete_community(
     graph: Graph, community_id: str, *, drop_ontology: bool = False, batch_size: int = 5000
 ) -> int:
-    """Delete a community with its entities (those no other community holds) and their own chunks.
+    """Delete a community: its documents (every version), entities (unless shared) and their chunks.
 
     The ontology stays unless `drop_ontology` (and no other community uses it). Returns the number
     of entities deleted.
     """
     deleted = 0
-    while True:
-        rows = graph.write("community_delete_batch", community_id=community_id, limit=batch_size)
-        n = int(rows[0]["deleted"]) if rows else 0
-        deleted += n
-        if n == 0:
-            break
+    for statement in ("documents_delete_community", "community_delete_batch"):
+        while True:
+            rows = graph.write(statement, community_id=community_id, limit=batch_size)
+            n = int(rows[0]["deleted"]) if rows else 0
+            if statement == "community_delete_batch":
+                deleted += n
+            if n == 0:
+                break
     graph.write("community_delete", community_id=community_id, drop_ontology=drop_ontology)
     return deleted

@@ -148,8 +148,9 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
     evil = f"evil_{_uid()}"
     minion = f"{evil}_minion"
     before = _entity(graph, "jane")
-    chunks_before = graph.read("provenance", ids=["jane"], per_entity=50)
+    chunks_before = graph.read("provenance", ids=["jane"], per_entity=50, community=None, as_of=None)
     assert before is not None and chunks_before
+    demo_chunk = chunks_before[0]["chunks"][0]["id"]  # a chunk of the demo's story document
     data = {
         "ontology": {
             "id": f"{evil}_onto",
@@ -163,7 +164,7 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
         ],
         "relationships": [{"source": minion, "type": "knows", "target": "jane"}],
         "chunks": [
-            {"id": "chunk_01", "text": "EVIL", "mentions": [minion]},
+            {"id": demo_chunk, "text": "EVIL", "mentions": [minion]},
             {"id": f"{evil}_c", "text": "Jane is evil.", "mentions": ["jane", minion]},
         ],
     }
@@ -173,12 +174,12 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
 
     assert main(["load", "graph", str(path), "--no-index"]) == 1, "refusals exit with status 1"
     captured = capsys.readouterr()
-    assert "REFUSED" in captured.err and "'jane'" in captured.err and "'chunk_01'" in captured.err
+    assert "REFUSED" in captured.err and "'jane'" in captured.err and repr(demo_chunk) in captured.err
     assert "1 entities, 1 relationships, 1 chunks, 1 mentions" in captured.err
     assert "--shared" in captured.err
 
     assert _entity(graph, "jane") == before, "Jane's name, labels and properties are unchanged"
-    assert graph.read("provenance", ids=["jane"], per_entity=50) == chunks_before
+    assert graph.read("provenance", ids=["jane"], per_entity=50, community=None, as_of=None) == chunks_before
     neighbours = graph.read(
         "baseline_node_neighbours",
         id="jane",

@@ -281,7 +281,7 @@ def test_demo_file_is_consistent() -> None:
     ds = read_graph_file(DEMO_FILE)
     assert ds.community_id == "DefaultCommunity_FictionalStories"
     assert ds.ontology.id == "FictionalStories"
-    assert len(ds.entities) >= 20 and ds.relationships and ds.chunks
+    assert len(ds.entities) >= 20 and ds.relationships and not ds.chunks
 
 
 def test_cli_refuses_bad_rows_before_touching_the_database(
