@@ -150,6 +150,8 @@ class Ranker:
         of entities the chain reaches; a sibling can be a dead end for the next step), and have a
         beam of their own so that paths of other seeds do not crowd them out. A path from a topic
         off every kept chain is dropped (the server-side expansion only takes planned steps).
+        Beside a planned topic, the seeds the question does not name are not walked (they stay
+        0-hop candidates) unless `walk_unplanned_seeds`.
         """
         s = self.settings
         planned: list[ScoredPath] = []
@@ -160,6 +162,8 @@ class Ranker:
                 planned.append(replace(x, score=x.score + bonus))
             elif "chain_prefix" not in x.parts:
                 free.append(x)
+        if depth == 0 and planned and not s.walk_unplanned_seeds:
+            free = []  # the named topic's chain plan decides the walk; other seeds stay 0-hop answers
         if depth > 0:
             free = local_keep_all(free, s.local_keep_m, depth, s.min_depth)
         return global_keep(planned, s.beam_width, by_frontier=s.beam_by_frontier) + global_keep(
