@@ -1,9 +1,11 @@
-"""The public API: `get_pathrag_service().pathrag(question)`.
+"""The public API: `get_pathrag_service().pathrag(question)`. Wiring only.
 
-The search is the specification's beam: seeds from the vector index (depth 0, scored like any
-path), then one hop per depth for the WHOLE beam in one Cypher round trip (whitelist, per-relation
-cap, no-revisit, pre-sort and canonical keys computed in Neo4j), batched scoring, local keep per
-parent, global dedup and trim, best score per canonical key, top-N at the end.
+`PathRag` validates the question and parameters against what it knows of the graph (`catalog`),
+encodes the question once, finds the seeds (vector index, or given ids), the question's intent and
+the chain plans of the topics it names, and runs the beam search (`search.loop`: per depth, the
+whole beam expanded in one Cypher round trip by the `expanders.Neo4jExpander`, scored and kept by
+`search.ranking`), then fetches the best paths' sources and builds the typed result
+(`search.results`).
 
 Example:
     >>> from pathrag_gds import get_pathrag_service  # doctest: +SKIP
@@ -15,20 +17,25 @@ Example:
 from __future__ import annotations
 
 import functools
-import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pathrag_gds.beam import ScoredPath
+from pathrag_gds.catalog import (
+    GraphInfo,
+    governing_ontology,
+    read_graph_info,
+    relation_whitelist,
+)
 from pathrag_gds.config import ScoringMode, Settings, get_settings
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.expanders import Neo4jExpander, entity_record
 from pathrag_gds.graph import Graph
 from pathrag_gds.intent import infer_intent, mask_mentions, relations_allowed
-from pathrag_gds.ontology import EntityType, Ontology, RelationType
+from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord, Path
 from pathrag_gds.results import PathRagResult, PathResult, Seed
 from pathrag_gds.search.context import QueryContext
@@ -42,10 +49,6 @@ from pathrag_gds.serialize import serialize_path
 if TYPE_CHECKING:  # pragma: no cover
     from pathrag_gds.encoders import Embedder
 
-log = logging.getLogger(__name__)
-
-#: Relationship types that hold structure, not facts: never walked even without an ontology.
-STRUCTURAL_TYPES = frozenset({"AGGREGATES", "MENTIONED_IN", "HAS_ENTITY_TYPE", "HAS_RELATION_TYPE"})
 MAX_QUESTION_CHARS = 2000
 MAX_DEPTH_LIMIT = 10
 
@@ -73,17 +76,6 @@ class PathRagInterface(Protocol):
     ) -> PathRagResult:
         """Return the top-N paths that answer `query`."""
         ...
-
-
-@dataclass
-class GraphInfo:
-    """What the service reads once at start-up (and on `refresh()`)."""
-
-    communities: dict[str, dict[str, Any]]
-    labels: set[str]
-    types: set[str]
-    index_state: str | None
-    ontologies: dict[str, Ontology] = field(default_factory=dict)
 
 
 class PathRag:
@@ -152,36 +144,7 @@ class PathRag:
 
     def refresh(self) -> GraphInfo:
         """Re-read communities, schema, index state and ontologies from the database."""
-        g = self.graph
-        rows = g.read("graph_info", index_name=self.settings.vector_index)
-        row = rows[0] if rows else {"communities": [], "labels": [], "types": []}
-        idx = g.read("index_state", index_name=self.settings.vector_index)
-        ontologies: dict[str, Ontology] = {}
-        for o in g.read("ontology_read", ontology_id=None):
-            ontologies[o["id"]] = Ontology.from_mapping(
-                {
-                    "id": o["id"],
-                    "entity_types": o["entity_types"],
-                    "relationship_types": [
-                        {
-                            "type": r["type"],
-                            "phrase": r.get("phrase"),
-                            "inverse_phrase": r.get("inverse_phrase"),
-                            "description": r.get("description") or "",
-                            "source": r.get("source_labels") or [],
-                            "target": r.get("target_labels") or [],
-                        }
-                        for r in o["relation_types"]
-                    ],
-                }
-            )
-        info = GraphInfo(
-            communities={c["id"]: c for c in row["communities"]},
-            labels=set(row["labels"]),
-            types=set(row["types"]),
-            index_state=idx[0]["state"] if idx else None,
-            ontologies=ontologies,
-        )
+        info = read_graph_info(self.graph, self.settings)
         self._info = info
         return info
 
@@ -196,35 +159,7 @@ class PathRag:
         A graph without a stored ontology gets one inferred from its labels and relationship
         types (minus structural ones), with a warning.
         """
-        info = self.info
-        if ontology_id is not None:
-            if ontology_id not in info.ontologies:
-                raise InvalidInput(
-                    f"unknown ontology {ontology_id!r}; the graph has {sorted(info.ontologies) or 'none'}"
-                )
-            return info.ontologies[ontology_id]
-        if community_id is not None:
-            oid = info.communities.get(community_id, {}).get("ontology_id")
-            if oid in info.ontologies:
-                return info.ontologies[oid]
-        if info.ontologies:
-            if len(info.ontologies) == 1:
-                return next(iter(info.ontologies.values()))
-            merged: dict[str, RelationType] = {}
-            ets: list[EntityType] = []
-            for o in info.ontologies.values():
-                ets.extend(o.entity_types)
-                for r in o.relation_types:
-                    merged.setdefault(r.type, r)
-            return Ontology("merged", tuple(ets), tuple(merged.values()))
-        log.warning(
-            "the graph stores no ontology: walking every relationship type except structural ones; "
-            "load an ontology for readable phrasing and intent"
-        )
-        return Ontology.inferred_from(
-            info.labels - {self.settings.entity_label, self.settings.community_label},
-            info.types - STRUCTURAL_TYPES,
-        )
+        return governing_ontology(self.info, self.settings, community_id, ontology_id)
 
     # --- validation -----------------------------------------------------------------------------
 
@@ -388,16 +323,7 @@ class PathRag:
     # --- steps ----------------------------------------------------------------------------------
 
     def _whitelist(self, ontology: Ontology, relations: Sequence[str] | None) -> list[str]:
-        present = self.info.types
-        if relations is not None:
-            unknown = sorted(set(relations) - present)
-            if unknown:
-                raise SchemaError(
-                    f"relationship type(s) {unknown} are not in the database (it has {sorted(present)}); "
-                    "fix the relation whitelist"
-                )
-            return [r for r in relations if r not in STRUCTURAL_TYPES]
-        return [r for r in ontology.relation_names if r in present and r not in STRUCTURAL_TYPES]
+        return relation_whitelist(self.info, ontology, relations)
 
     def seed_entities(self, query: str, community_id: str | None = None) -> list[EntityRecord]:
         """The seed entities of a question (vector index), e.g. to find the entities it names."""
