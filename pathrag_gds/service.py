@@ -34,16 +34,16 @@ from pathrag_gds.config import ScoringMode, Settings, get_settings
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.expanders import Neo4jExpander, entity_record
 from pathrag_gds.graph import Graph
-from pathrag_gds.intent import infer_intent, mask_mentions, relations_allowed
+from pathrag_gds.intent import infer_intent, relations_allowed
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord, Path
 from pathrag_gds.results import PathRagResult, PathResult, Seed
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.loop import beam_search
-from pathrag_gds.search.planner import ChainPlan, plan_chains
 from pathrag_gds.search.protocols import Expander, PathScorers
 from pathrag_gds.search.ranking import Ranker
 from pathrag_gds.search.results import path_results
+from pathrag_gds.search.topics import topic_plans
 from pathrag_gds.serialize import serialize_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -275,7 +275,11 @@ class PathRag:
             ctx.named = ctx.topics | set(ctx.intent.described)  # named in other words: not the answer
         with ctx.timed("plan"):
             if expander.follows_plans:
-                ctx.plans = self._plan(ctx, ontology, seeds, community_id, given=seed_ids is not None)
+                from pathrag_gds.chain_model import get_chain_scorer
+
+                chains = get_chain_scorer(s, community_id)
+                ids = [sd.id for sd in seeds]
+                ctx.plans = topic_plans(chains, ctx, ontology, ids, s, given=seed_ids is not None)
 
         def relations_at(depth: int) -> list[str]:
             if relations is not None or not s.intent_whitelist:
@@ -331,51 +335,6 @@ class PathRag:
         ctx.vector = [float(x) for x in self.embedder.encode([query])[0]]
         self._seeds(ctx, self.settings.seed_n, community_id)
         return list(ctx.entities.values())
-
-    def _plan(
-        self,
-        ctx: QueryContext,
-        ontology: Ontology,
-        seeds: list[_Seed],
-        community_id: str | None,
-        *,
-        given: bool,
-    ) -> dict[str, ChainPlan]:
-        """Chain plans of the question's topic entities: the seeds it names (all given seeds).
-
-        Empty without a chain model for the community (the path-text scorer alone decides), or
-        without a topic among the seeds. The topics' names are masked as `X` for the chain scorer,
-        as its training questions were; one plan per distinct set of type labels.
-        """
-        from pathrag_gds.chain_model import get_chain_scorer
-
-        scorer = get_chain_scorer(self.settings, community_id)
-        if scorer is None or not seeds:
-            return {}
-        ids = [sd.id for sd in seeds]
-        topics = ids if given else [i for i in ids if i in ctx.topics]
-        if not topics:
-            return {}
-        scorer.check_ontology(ontology)
-        names = [ctx.entities[t].name for t in topics]
-        score = scorer.scorer_for(mask_mentions(ctx.question, names))
-        s = self.settings
-        by_labels: dict[tuple[str, ...], ChainPlan] = {}
-        plans = {}
-        for t in topics:
-            labels = ctx.entities[t].labels
-            if labels not in by_labels:
-                by_labels[labels] = plan_chains(
-                    score,
-                    ontology,
-                    labels,
-                    max_depth=min(ctx.max_depth, scorer.max_depth),
-                    beam=s.chain_beam,
-                    keep=s.chain_keep,
-                    temperature=scorer.temperature,
-                )
-            plans[t] = by_labels[labels]
-        return plans
 
     def _seeds(self, ctx: QueryContext, seed_n: int, community_id: str | None) -> list[_Seed]:
         s = self.settings
