@@ -263,7 +263,7 @@ class PathRag:
         expander = self.expander()
 
         with ctx.timed("embed"):
-            ctx.vector = [float(x) for x in self.embedder.encode([query])[0]]
+            ctx.vector = [float(x) for x in self.embedder.encode_question(query)]
         with ctx.timed("seed"):
             if seed_ids is not None:
                 seeds = self._seeds_by_id(ctx, seed_ids, community_id)
@@ -332,7 +332,7 @@ class PathRag:
     def seed_entities(self, query: str, community_id: str | None = None) -> list[EntityRecord]:
         """The seed entities of a question (vector index), e.g. to find the entities it names."""
         ctx = QueryContext(query)
-        ctx.vector = [float(x) for x in self.embedder.encode([query])[0]]
+        ctx.vector = [float(x) for x in self.embedder.encode_question(query)]
         self._seeds(ctx, self.settings.seed_n, community_id)
         return list(ctx.entities.values())
 
