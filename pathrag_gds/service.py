@@ -248,7 +248,7 @@ class PathRag:
         if seed_ids is not None and (not seed_ids or not all(isinstance(x, str) and x for x in seed_ids)):
             raise InvalidInput("seed_ids must be a non-empty list of entity ids (None: vector seeds)")
         ontology = self.ontology_for(community_id, ontology_id)
-        whitelist = self._whitelist(ontology, relations)
+        whitelist = relation_whitelist(self.info, ontology, relations)
 
         t_start = time.perf_counter()
         ctx = QueryContext(
@@ -325,9 +325,6 @@ class PathRag:
         )
 
     # --- steps ----------------------------------------------------------------------------------
-
-    def _whitelist(self, ontology: Ontology, relations: Sequence[str] | None) -> list[str]:
-        return relation_whitelist(self.info, ontology, relations)
 
     def seed_entities(self, query: str, community_id: str | None = None) -> list[EntityRecord]:
         """The seed entities of a question (vector index), e.g. to find the entities it names."""
