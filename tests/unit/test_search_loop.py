@@ -24,6 +24,7 @@ EDGES = {
     "b2": [("t", "c2")],
     "b3": [("t", "c3")],
     "c1": [("u", "d1")],
+    "z": [("r", "y")],
 }
 
 
@@ -127,6 +128,16 @@ def test_a_path_at_the_end_of_its_planned_chain_has_no_frontier() -> None:
     done = ScoredPath(Path(("a",)).extend(Edge("r", "a", "b1", "out"), "b1"), 1.0)
     free = ScoredPath(Path(("z",)), 1.0)
     assert [(f.index, f.steps) for f in frontier(ctx, [done, free])] == [(1, None)]
+
+
+@pytest.mark.parametrize("walk_unplanned", [False, True])
+def test_beside_a_planned_topic_other_seeds_are_walked_only_when_asked(walk_unplanned: bool) -> None:
+    ctx, expander = context(1, plans={"a": ChainPlan({(("r", "out"),): 1.0})}), FakeGraphExpander()
+    ctx.entities["z"] = EntityRecord("z", ("Thing",), "Z")
+    ranker = Ranker(Settings(min_score=0.0, walk_unplanned_seeds=walk_unplanned), FakeScorer(), text)
+    out = beam_search(ctx, [Path(("a",)), Path(("z",))], expander, ranker, top_n=50)
+    assert sorted(f.path.end for f in expander.calls[0]) == (["a", "z"] if walk_unplanned else ["a"])
+    assert "z" in [text(x.path) for x in out.best], "an unwalked seed stays a 0-hop candidate"
 
 
 def test_the_beam_is_trimmed_to_its_width() -> None:
