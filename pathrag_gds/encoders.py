@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -389,6 +390,8 @@ class Embedder:
             raise ModelError(
                 f"{self.model_path} lacks inputs {sorted(missing)}: re-export it ({EXPORT_HINT})"
             )
+        self._questions: OrderedDict[str, F32Array] = OrderedDict()
+        self._questions_lock = threading.Lock()
         out_dim = self.session.get_outputs()[0].shape[-1]
         if isinstance(out_dim, int) and out_dim != self.dim:
             raise ModelError(
@@ -495,6 +498,26 @@ class Embedder:
             progress.close()
         return out
 
+    def encode_question(self, question: str) -> F32Array:
+        """`encode([question])[0]`, computed once for the last :data:`QUESTION_CACHE` questions.
+
+        A query reads its question's vector in more than one place (the seeds and the expansion's
+        pre-sort in Neo4j, the bi-encoder's scores): with one embedder they share one encoding.
+        The vector is read-only.
+        """
+        with self._questions_lock:
+            cached = self._questions.get(question)
+            if cached is not None:
+                self._questions.move_to_end(question)
+                return cached
+        vec: F32Array = self.encode([question])[0]
+        vec.flags.writeable = False
+        with self._questions_lock:
+            self._questions[question] = vec
+            while len(self._questions) > QUESTION_CACHE:
+                self._questions.popitem(last=False)
+        return vec
+
     def __repr__(self) -> str:
         return (
             f"Embedder({self.model_dir.name}, {self.quantization}, dim={self.dim}, "
@@ -513,6 +536,9 @@ def independent_batch_size(quantization: str, requested: int) -> int:
     """
     return 1 if quantization == "int8" else requested
 
+
+#: Question encodings an embedder keeps (:meth:`Embedder.encode_question`).
+QUESTION_CACHE = 256
 
 _embedders: dict[tuple[str, str, int], Embedder] = {}
 _embedders_lock = threading.Lock()

@@ -13,7 +13,6 @@ Example:
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -31,6 +30,7 @@ from neo4j.exceptions import (
 
 from pathrag_gds.config import CYPHER_DIR, Settings, get_settings
 from pathrag_gds.errors import DatabaseUnavailable, SchemaError
+from pathrag_gds.search.context import RoundTripCounter
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -57,21 +57,6 @@ def load_cypher(name: str, cypher_dir: Path = CYPHER_DIR) -> str:
     if not path.is_file():
         raise FileNotFoundError(f"no Cypher statement {path}")
     return path.read_text(encoding="utf-8")
-
-
-class RoundTripCounter:
-    """Counts database calls and the time they took (thread-safe)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.count = 0
-        self.seconds = 0.0
-
-    def add(self, seconds: float) -> None:
-        """Record one round trip."""
-        with self._lock:
-            self.count += 1
-            self.seconds += seconds
 
 
 def _unavailable_message(settings: Settings, exc: Exception) -> str:

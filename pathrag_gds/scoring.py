@@ -210,8 +210,11 @@ class BiEncoderScorer(Scorer):
         return out
 
     def embed_question(self, question: str) -> F32Array:
-        """Unit-length embedding of the question (`(dim,)`), not cached."""
-        vec: F32Array = self._unit(self.embedder.encode([_check_question(question)]))[0]
+        """Unit-length embedding of the question (`(dim,)`).
+
+        The embedder's encoding of it, shared with the rest of the query (`Embedder.encode_question`).
+        """
+        vec: F32Array = self._unit(self.embedder.encode_question(_check_question(question))[None, :])[0]
         return vec
 
     def _score_vector(self, qv: F32Array, texts: Sequence[str]) -> list[float]:

@@ -25,13 +25,13 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from pathrag_gds.baselines import PerNodeRag, VarLengthRag
-from pathrag_gds.beam import ScoredPath
 from pathrag_gds.config import METAQA_DIR, get_settings
 from pathrag_gds.evaluation.metaqa import (
     Judgement,
@@ -42,8 +42,9 @@ from pathrag_gds.evaluation.metaqa import (
     stratified_sample,
     topic_id,
 )
-from pathrag_gds.paths import Path as GPath
-from pathrag_gds.service import PathRag, _QueryState
+from pathrag_gds.search.context import QueryContext
+from pathrag_gds.search.protocols import Expander, Expansion, Frontier
+from pathrag_gds.service import PathRag
 
 DATA = METAQA_DIR
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +105,27 @@ def group(rows: list[Judgement]) -> dict[str, float]:
     }
 
 
+class TimedExpander:
+    """An expander recording, per depth, the expansion's wall time and candidate count."""
+
+    def __init__(self, inner: Expander, log: list[tuple[int, float, int, int]]) -> None:
+        self.inner = inner
+        self.log = log  # depth, ms, candidates, hub frontiers
+        self.follows_plans = inner.follows_plans
+
+    def expand(self, ctx: QueryContext, frontier: Sequence[Frontier], relations: Sequence[str]) -> Expansion:
+        depth = frontier[0].path.depth + 1 if frontier else 0
+        hubs = sum(
+            1
+            for f in frontier
+            if f.path.end in ctx.entities and set(ctx.entities[f.path.end].labels) & HUB_LABELS
+        )
+        t0 = time.perf_counter()
+        out = self.inner.expand(ctx, frontier, relations)
+        self.log.append((depth, (time.perf_counter() - t0) * 1000.0, len(out.children), hubs))
+        return out
+
+
 class TimedPathRag(PathRag):
     """PathRag recording, per depth, the expansion's wall time and candidate count."""
 
@@ -111,20 +133,8 @@ class TimedPathRag(PathRag):
         super().__init__(*a, **kw)
         self.log: list[tuple[int, float, int, int]] = []  # depth, ms, candidates, hub frontiers
 
-    def _expand(
-        self, state: _QueryState, beam: list[ScoredPath], whitelist: list[str]
-    ) -> tuple[list[GPath], list[int | None]]:
-        depth = beam[0].path.depth + 1 if beam else 0
-        hubs = sum(
-            1
-            for b in beam
-            if set(state.entities[b.path.end].labels) & HUB_LABELS
-            if b.path.end in state.entities
-        )
-        t0 = time.perf_counter()
-        out = super()._expand(state, beam, whitelist)
-        self.log.append((depth, (time.perf_counter() - t0) * 1000.0, len(out[0]), hubs))
-        return out
+    def expander(self) -> Expander:
+        return TimedExpander(super().expander(), self.log)
 
 
 def hub_run(

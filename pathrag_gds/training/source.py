@@ -8,23 +8,13 @@ new entities.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from pathrag_gds.config import Settings
+from pathrag_gds.expanders import entity_record  # exactly as the search builds them
 from pathrag_gds.graph import Graph
 from pathrag_gds.paths import Edge, EntityRecord
 from pathrag_gds.training.questions import Hop
 
 BATCH = 500
-
-
-def entity_record(settings: Settings, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
-    """An :class:`EntityRecord` from a row, exactly as the search builds it (`PathRag._record`)."""
-    props = dict(props)
-    props.pop(settings.id_property, None)
-    name = str(props.pop(settings.name_property, eid))
-    description = str(props.pop(settings.description_property, "") or "")
-    return EntityRecord(id=eid, labels=tuple(labels), name=name, description=description, attributes=props)
 
 
 class Neo4jSource:

@@ -220,7 +220,7 @@ def build_pairs(
     questions, source, ontology, svc, excluded = generate_questions(options, s)
     bi = None
     max_tokens = s.path_text_tokens
-    # the search's text budget: the embedder's own token counter (PathRag._text_budget)
+    # the search's text budget: the embedder's own token counter (PathRag._text_of)
     count = getattr(svc.embedder, "token_count", None)
     if with_bi_encoder:
         from pathrag_gds.scoring import BiEncoderScorer

@@ -33,6 +33,29 @@ def test_encode_shape_norm_dtype(emb: Embedder) -> None:
     assert emb.dim == 384 and emb.max_length == 256 and emb.quantization == "int8"
 
 
+def test_a_question_is_encoded_once_for_the_search_and_the_scorer(
+    emb: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathrag_gds.scoring import BiEncoderScorer
+
+    question = "Which cat does Jane own, exactly?"
+    calls: list[list[str]] = []
+    real = emb.encode
+
+    def counted(texts: list[str], **kw: object) -> np.ndarray:
+        calls.append(list(texts))
+        return real(texts, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(emb, "encode", counted)
+    vec = emb.encode_question(question)  # the search's vector (seeds, pre-sort)
+    qv = BiEncoderScorer(emb).embed_question(question)  # the scorer's
+    assert calls == [[question]], "one encoding for both"
+    assert np.array_equal(vec, real([question])[0]), "the same vector as encoding it alone"
+    np.testing.assert_allclose(qv, vec / np.linalg.norm(vec), rtol=1e-6)
+    with pytest.raises(ValueError):
+        vec[0] = 1.0  # shared: read-only
+
+
 def test_empty_list_gives_empty_array(emb: Embedder) -> None:
     out = emb.encode([])
     assert out.shape == (0, 384) and out.dtype == np.float32

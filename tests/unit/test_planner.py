@@ -212,9 +212,13 @@ def test_chains_that_read_the_same_share_one_probability() -> None:
 def test_planned_paths_run_as_sets_and_rank_by_the_chains_they_lead_into() -> None:
     from pathrag_gds.beam import ScoredPath
     from pathrag_gds.config import Settings
-    from pathrag_gds.service import PathRag
+    from pathrag_gds.search.ranking import Ranker
 
-    svc = PathRag(Settings(local_keep_m=1, beam_width=3, weight_chain=1.0))
+    class Unused:
+        def score(self, texts: list[str]) -> list[float]:
+            raise AssertionError("keeping scores nothing")
+
+    ranker = Ranker(Settings(local_keep_m=1, beam_width=3, weight_chain=1.0), Unused(), str)
     start = Path(("m",))
 
     def child(i: int, prefix: float, chain: float, score: float) -> ScoredPath:
@@ -226,7 +230,7 @@ def test_planned_paths_run_as_sets_and_rank_by_the_chains_they_lead_into() -> No
     # one sibling; planned paths keep up to beam_width, ranked with their prefix mass
     planned = [child(i, 0.8, 0.0, 0.5 - i / 100) for i in range(4)]
     free = ScoredPath(Path(("x",)).extend(Edge("r", "x", "y", "out"), "y"), 0.9, raw=0.9, parent=1)
-    beam = svc._keep([*planned, free], 1)
+    beam = ranker.keep([*planned, free], 1)
     kept_planned = [b for b in beam if "chain_prefix" in b.parts]
     assert len(kept_planned) == 3
     assert all(b.score == pytest.approx(b.parts["model"] + 0.8) for b in kept_planned)

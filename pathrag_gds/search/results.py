@@ -1,0 +1,95 @@
+"""The typed results of a search: ranked paths with nodes, edges, score parts, answers, sources. Pure.
+
+:func:`path_results` takes the scored paths and the source rows fetched for their entities
+(`cypher/provenance.cypher`: `{id, chunks: [{id, text, source}]}`) and builds the
+:class:`~pathrag_gds.results.PathResult` list, in rank order.
+
+Example:
+    >>> from pathrag_gds.beam import ScoredPath
+    >>> from pathrag_gds.paths import EntityRecord, Path
+    >>> from pathrag_gds.search.context import QueryContext
+    >>> ctx = QueryContext("Who is Bob?", entities={"b": EntityRecord("b", ("Cat",), "Bob")})
+    >>> rows = [{"id": "b", "chunks": [{"id": "c1", "text": "Bob is a cat.", "source": None}]}]
+    >>> out = path_results(ctx, [ScoredPath(Path(("b",)), 0.5)], lambda p: "Bob.", rows)
+    >>> out[0].rank, out[0].text, [s.text for s in out[0].sources]
+    (1, 'Bob.', ['Bob is a cat.'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from pathrag_gds.beam import ScoredPath
+from pathrag_gds.paths import Path
+from pathrag_gds.results import AnswerCandidate, EdgeOut, NodeOut, PathResult, SourceChunk
+from pathrag_gds.scoring_terms import rank_answers
+from pathrag_gds.search.context import QueryContext
+from pathrag_gds.search.planner import path_chain, step_token
+from pathrag_gds.serialize import path_context
+
+
+def path_results(
+    ctx: QueryContext,
+    scored: Sequence[ScoredPath],
+    text_of: Callable[[Path], str],
+    sources: Mapping[str, list[SourceChunk]] | None = None,
+) -> list[PathResult]:
+    """The results of the scored paths, in order, each with the sources of its entities.
+
+    Args:
+        ctx: the question (its entities, intent and named entities rank each path's answers).
+        scored: the paths, best first.
+        text_of: a path's text where the scorer did not keep one.
+        sources: each entity's source passages (`provenance.read_sources`).
+    """
+    ents = ctx.entities
+    sources = sources or {}
+    out = []
+    for rank, sp in enumerate(scored, start=1):
+        p = sp.path
+        answers = rank_answers(p, ents, ctx.intent, ctx.named)
+        seen: set[str] = set()
+        path_sources: list[SourceChunk] = []
+        for nid in p.node_ids:
+            for ch in sources.get(nid, []):
+                if ch.id not in seen:
+                    seen.add(ch.id)
+                    path_sources.append(ch)
+        out.append(
+            PathResult(
+                rank=rank,
+                score=round(sp.score, 6),
+                score_parts={k: round(v, 6) for k, v in sp.parts.items()},
+                depth=p.depth,
+                key=p.key,
+                text=sp.text or text_of(p),
+                path_context=path_context(p, ents),
+                nodes=[
+                    NodeOut(
+                        id=n,
+                        name=ents[n].name,
+                        labels=list(ents[n].labels),
+                        description=ents[n].description,
+                        attributes=ents[n].attributes,
+                    )
+                    for n in p.node_ids
+                ],
+                edges=[
+                    EdgeOut(
+                        type=e.type,
+                        source=e.source_id,
+                        target=e.target_id,
+                        direction=e.direction,
+                        attributes=e.attributes,
+                    )
+                    for e in p.edges
+                ],
+                answer_candidates=[
+                    AnswerCandidate(id=a, name=ents[a].name, labels=list(ents[a].labels), reason=why)
+                    for a, why in answers
+                ],
+                sources=path_sources,
+                chain=[step_token(x) for x in path_chain(p)],
+            )
+        )
+    return out

@@ -1,0 +1,92 @@
+"""The chain plans of a question's topics: the seeds it names, planned with a chain scorer. Pure.
+
+Without a chain scorer (no chain model for the community) or a topic among the seeds there are no
+plans, and the path-text scorer alone decides. The topics' names are masked as `X` for the chain
+scorer, as its training questions were; one plan per distinct set of type labels.
+
+Example:
+    >>> from pathrag_gds.config import Settings
+    >>> from pathrag_gds.ontology import Ontology
+    >>> from pathrag_gds.paths import EntityRecord
+    >>> from pathrag_gds.search.context import QueryContext
+    >>> onto = Ontology.from_mapping({"relationship_types": [
+    ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
+    ...      "source": ["Person"], "target": ["Animal"]}]})
+    >>> class Chains:
+    ...     max_depth, temperature = 2, 0.1
+    ...     def check_ontology(self, ontology): pass
+    ...     def scorer_for(self, masked):
+    ...         assert masked == "Who owns X?", masked
+    ...         return lambda texts: [1.0 if "owned" in t else 0.0 for t in texts]
+    >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
+    >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
+    >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
+    (('owns', 'in'),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from pathrag_gds.config import Settings
+from pathrag_gds.intent import mask_mentions
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.context import QueryContext
+from pathrag_gds.search.planner import ChainPlan, ChainScoreFn, plan_chains
+
+
+class ChainScorers(Protocol):
+    """What planning needs of a chain model (`chain_model.ChainScorer`)."""
+
+    #: the longest chain it was trained on
+    max_depth: int
+    #: the softmax temperature of its scores
+    temperature: float
+
+    def check_ontology(self, ontology: Ontology) -> None:
+        """Raise when the model was trained on another ontology."""
+        ...
+
+    def scorer_for(self, masked_question: str) -> ChainScoreFn:
+        """A chain score function for one (masked) question."""
+        ...
+
+
+def topic_plans(
+    scorer: ChainScorers | None,
+    ctx: QueryContext,
+    ontology: Ontology,
+    seeds: Sequence[str],
+    settings: Settings,
+    *,
+    given: bool = False,
+) -> dict[str, ChainPlan]:
+    """Chain plans (topic id -> plan) of the seeds the question names (`given`: of every seed).
+
+    Raises:
+        ModelError: the chain model was trained on another ontology.
+    """
+    if scorer is None or not seeds:
+        return {}
+    topics = list(seeds) if given else [i for i in seeds if i in ctx.topics]
+    if not topics:
+        return {}
+    scorer.check_ontology(ontology)
+    score = scorer.scorer_for(mask_mentions(ctx.question, [ctx.entities[t].name for t in topics]))
+    by_labels: dict[tuple[str, ...], ChainPlan] = {}
+    plans = {}
+    for t in topics:
+        labels = ctx.entities[t].labels
+        if labels not in by_labels:
+            by_labels[labels] = plan_chains(
+                score,
+                ontology,
+                labels,
+                max_depth=min(ctx.max_depth, scorer.max_depth),
+                beam=settings.chain_beam,
+                keep=settings.chain_keep,
+                temperature=scorer.temperature,
+            )
+        plans[t] = by_labels[labels]
+    return plans
