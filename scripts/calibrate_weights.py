@@ -43,42 +43,39 @@ def bob_runner(fresh: bool) -> Runner:
     return run
 
 
+def hops_runner(name: str, sets: dict[int, list[Any]], community: str) -> Runner:
+    """Hits@1 per hop of question sets (topic linking), reported as `<name>_<hop>hop`."""
+    from pathrag_gds.evaluation.metaqa import run_questions
+    from pathrag_gds.evaluation.metaqa_cli import DEFAULT_MAX_DEPTH
+
+    def run(service: PathRag) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for hop, qs in sets.items():
+            rows = run_questions(service, qs, community, params={"max_depth": DEFAULT_MAX_DEPTH})
+            out[f"{name}_{hop}hop"] = sum(int(j.hit_at_1) for j in rows)
+        return out
+
+    return run
+
+
 def metaqa_runner(n: int, community: str) -> Runner:
     """Hits@1 per hop on `n` MetaQA DEV questions per hop (stratified by qtype, seed 0, topic linking)."""
-    from pathrag_gds.evaluation.metaqa import read_questions, run_questions, stratified_sample
-    from pathrag_gds.evaluation.metaqa_cli import DEFAULT_MAX_DEPTH
+    from pathrag_gds.evaluation.metaqa import read_questions, stratified_sample
 
     sets = {
         hop: stratified_sample(read_questions(METAQA_DIR / f"{hop}-hop" / "qa_dev.txt"), n, 0)
         for hop in (1, 2, 3)
     }
-
-    def run(service: PathRag) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for hop, qs in sets.items():
-            rows = run_questions(service, qs, community, params={"max_depth": DEFAULT_MAX_DEPTH})
-            out[f"metaqa_{hop}hop"] = sum(int(j.hit_at_1) for j in rows)
-        return out
-
-    return run
+    return hops_runner("metaqa", sets, community)
 
 
 def people_runner(community: str) -> Runner:
     """Hits@1 per hop on the people graph's hand-written questions (tests/data/people, topic linking)."""
-    from pathrag_gds.evaluation.metaqa import read_questions, run_questions
-    from pathrag_gds.evaluation.metaqa_cli import DEFAULT_MAX_DEPTH
+    from pathrag_gds.evaluation.metaqa import read_questions
 
     folder = Path(__file__).resolve().parents[1] / "tests" / "data" / "people"
     sets = {hop: read_questions(folder / f"{hop}-hop.txt") for hop in (1, 2, 3)}
-
-    def run(service: PathRag) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for hop, qs in sets.items():
-            rows = run_questions(service, qs, community, params={"max_depth": DEFAULT_MAX_DEPTH})
-            out[f"people_{hop}hop"] = sum(int(j.hit_at_1) for j in rows)
-        return out
-
-    return run
+    return hops_runner("people", sets, community)
 
 
 def evaluate(base: Settings, overrides: dict[str, Any], runners: list[Runner]) -> dict[str, float]:
