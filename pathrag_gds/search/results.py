@@ -1,16 +1,17 @@
 """The typed results of a search: ranked paths with nodes, edges, score parts, answers, sources. Pure.
 
-:func:`path_results` takes the scored paths and the source rows fetched for their entities
-(`cypher/provenance.cypher`: `{id, chunks: [{id, text, source}]}`) and builds the
+:func:`path_results` takes the scored paths and the source passages fetched for their entities
+(:func:`pathrag_gds.provenance.read_sources`: entity id -> chunks) and builds the
 :class:`~pathrag_gds.results.PathResult` list, in rank order.
 
 Example:
     >>> from pathrag_gds.beam import ScoredPath
     >>> from pathrag_gds.paths import EntityRecord, Path
+    >>> from pathrag_gds.results import SourceChunk
     >>> from pathrag_gds.search.context import QueryContext
     >>> ctx = QueryContext("Who is Bob?", entities={"b": EntityRecord("b", ("Cat",), "Bob")})
-    >>> rows = [{"id": "b", "chunks": [{"id": "c1", "text": "Bob is a cat.", "source": None}]}]
-    >>> out = path_results(ctx, [ScoredPath(Path(("b",)), 0.5)], lambda p: "Bob.", rows)
+    >>> sources = {"b": [SourceChunk(id="c1", text="Bob is a cat.", source=None, entity_id="b")]}
+    >>> out = path_results(ctx, [ScoredPath(Path(("b",)), 0.5)], lambda p: "Bob.", sources)
     >>> out[0].rank, out[0].text, [s.text for s in out[0].sources]
     (1, 'Bob.', ['Bob is a cat.'])
 """
