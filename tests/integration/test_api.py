@@ -518,8 +518,10 @@ def test_neo4j_stopped_while_serving_then_recovers(demo: Settings) -> None:
         statuses = collections.Counter(st for _, _, st in log)
         unavailable = sorted(sec for _, sec, st in log if st == 503)
         median = unavailable[len(unavailable) // 2] if unavailable else 0.0
-        # requests that began while the server knew Neo4j was down (until its probe saw it back)
-        after = [sec for t0, sec, _ in log if t_trip <= t0 < t_clear]
+        # requests that began while the server knew Neo4j was down (until its probe saw it back);
+        # one sent in the last half second may reach the gate after the probe cleared it, and then
+        # rightly runs a (cold) search: clean-clone CI saw one such take 19.9 s
+        after = [sec for t0, sec, _ in log if t_trip <= t0 < t_clear - 0.5]
         # requests in flight when it learnt it: how long past that moment they waited
         in_flight = [t0 + sec - t_trip for t0, sec, _ in log if t0 < t_trip < t0 + sec]
         print(
