@@ -71,6 +71,12 @@ def main() -> int:
     ap.add_argument("--community", default=None, help="community id (default scale<size>)")
     ap.add_argument("--import", dest="do_import", action="store_true", help="then REPLACE the local database")
     ap.add_argument("--load", choices=["batched"], default=None, help="load through the batched loader")
+    ap.add_argument(
+        "--reuse", action="store_true", help="keep OUT's files when its import.json is this graph's"
+    )
+    ap.add_argument(
+        "--embed-sample", type=int, default=0, help="then embed ~N entities (index --limit N): entities/s"
+    )
     ap.add_argument("--stats", type=Path, default=None, help="append timings as a JSON line here")
     args = ap.parse_args()
     try:
@@ -117,6 +123,16 @@ def main() -> int:
         for line in report.lines():
             print(line)
         stats["batched_load_s"] = round(report.seconds, 1)
+    if args.embed_sample > 0:
+        from pathrag_gds.encoders import get_embedder
+        from pathrag_gds.graph import Graph
+        from pathrag_gds.indexing import index_entities
+
+        with Graph.connect(settings) as g:
+            rep = index_entities(g, get_embedder(settings), community=community, limit=args.embed_sample)
+        for line in rep.lines():
+            print(line)
+        stats.update(embed_rate=round(rep.rate, 1), embedded=rep.embedded)
     if args.stats:
         with args.stats.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(stats) + "\n")
