@@ -95,15 +95,15 @@ def main() -> int:
         "generate_s": round(time.perf_counter() - t0, 1),
     }
     t0 = time.perf_counter()
-    manifest = write_files(graph, out, community)
-    stats.update(
-        write_s=round(time.perf_counter() - t0, 1),
-        entities=manifest["entities"],
-        relationships=manifest["relationships"],
-    )
+    old = out / "import.json"
+    manifest = json.loads(old.read_text(encoding="utf-8")) if args.reuse and old.is_file() else {}
+    if (manifest.get("community_id"), manifest.get("relationships")) != (community, graph.relationship_count):
+        manifest = write_files(graph, out, community)
+        stats["write_s"] = round(time.perf_counter() - t0, 1)
+    stats.update(entities=manifest["entities"], relationships=manifest["relationships"])
     print(
         f"{out}: {manifest['entities']:,} entities, {manifest['relationships']:,} relationships "
-        f"(generated in {stats['generate_s']} s, written in {stats['write_s']} s)"
+        f"(generated in {stats['generate_s']} s, files {stats.get('write_s', 'reused')})"
     )
     settings = get_settings()
     if args.do_import:
