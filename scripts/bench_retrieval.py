@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 from pathrag_gds.baselines import PerNodeRag, VarLengthRag
 from pathrag_gds.config import METAQA_DIR, get_settings
+from pathrag_gds.evaluation.benchkit import DepthTiming, TimedExpander, machine_summary, replace_section
 from pathrag_gds.evaluation.metaqa import (
     Judgement,
     MetaQAQuestion,
@@ -39,7 +40,6 @@ from pathrag_gds.evaluation.metaqa import (
     stratified_sample,
     topic_id,
 )
-from pathrag_gds.evaluation.timing import DepthTiming, TimedExpander, machine_summary
 from pathrag_gds.search.protocols import Expander
 from pathrag_gds.service import PathRag
 
@@ -298,15 +298,7 @@ def render_section(
 
 
 def write_section(path: Path, section: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.is_file() else "# Benchmarks\n\n"
-    if SECTION_START in text and SECTION_END in text:
-        pre = text.split(SECTION_START)[0]
-        post = text.split(SECTION_END, 1)[1]
-        text = pre + section + post
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    replace_section(path, section, SECTION_START, SECTION_END)
 
 
 if __name__ == "__main__":

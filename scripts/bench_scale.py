@@ -28,6 +28,7 @@ from typing import Any
 from tqdm import tqdm
 
 from pathrag_gds.config import get_settings
+from pathrag_gds.evaluation.benchkit import machine_summary
 from pathrag_gds.evaluation.scale import (
     TimedRag,
     generate_questions,
@@ -37,7 +38,6 @@ from pathrag_gds.evaluation.scale import (
     summarize,
 )
 from pathrag_gds.evaluation.scale_report import render_section, write_plot, write_section
-from pathrag_gds.evaluation.timing import machine_summary
 
 
 def fresh_scorer(settings: Any, community: str) -> Any:

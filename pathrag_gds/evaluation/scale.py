@@ -27,8 +27,8 @@ from typing import Any
 from pathrag_gds.baselines import PerNodeExpander, VarLengthExpander
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import QueryTimeout
+from pathrag_gds.evaluation.benchkit import DepthTiming, TimedExpander
 from pathrag_gds.evaluation.metaqa import percentile, ranked_answers
-from pathrag_gds.evaluation.timing import DepthTiming, TimedExpander
 from pathrag_gds.expanders import Neo4jExpander
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.evaluation.benchkit import replace_section
+
 SECTION_START = "<!-- bench_scale:start -->"
 SECTION_END = "<!-- bench_scale:end -->"
 DEPTHS = ("1", "2", "3")
@@ -220,11 +222,5 @@ def render_section(
 
 
 def write_section(path: Path, section: str) -> None:
-    """Replace the marked section of a markdown file (or append it)."""
-    text = path.read_text(encoding="utf-8") if path.is_file() else "# Scaling\n\n"
-    if SECTION_START in text and SECTION_END in text:
-        text = text.split(SECTION_START)[0] + section + text.split(SECTION_END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    """Replace the bench_scale section of a markdown file (or append it)."""
+    replace_section(path, section, SECTION_START, SECTION_END, "# Scaling")

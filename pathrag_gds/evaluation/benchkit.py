@@ -1,4 +1,7 @@
-"""Per-depth timing of the beam's expansion, for benchmarks: an expander that wraps another.
+"""What the benchmark scripts share: per-depth expansion timing, the machine, report sections.
+
+:class:`TimedExpander` wraps an expander and records each depth's wall time; :func:`machine_summary`
+describes the machine; :func:`replace_section` rewrites one marked section of a markdown file.
 
 Example:
     >>> log: list[DepthTiming] = []
@@ -78,3 +81,17 @@ def machine_summary() -> str:
         pass
     nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or str(os.cpu_count())
     return f"nproc {nproc}, RAM {mem}, CPU {cpu}, {platform.system()} {platform.release()}"
+
+
+def replace_section(path: Path, section: str, start: str, end: str, title: str = "# Benchmarks") -> None:
+    """Put `section` (which begins with `start` and ends with `end`) in place of the file's marked one.
+
+    A file without the markers gets the section appended; a missing file starts with `title`.
+    """
+    text = path.read_text(encoding="utf-8") if path.is_file() else f"{title}\n\n"
+    if start in text and end in text:
+        text = text.split(start)[0] + section + text.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
