@@ -93,6 +93,7 @@ def main() -> int:
         "seed": args.seed,
         "community": community,
         "generate_s": round(time.perf_counter() - t0, 1),
+        "largest_hub": {label: int(d.max()) for label, d in graph.degrees().items()},
     }
     t0 = time.perf_counter()
     old = out / "import.json"

@@ -155,8 +155,8 @@ def _baseline_table(results: Sequence[Mapping[str, Any]]) -> list[str]:
 def _load_table(results: Sequence[Mapping[str, Any]], loads: Mapping[int, Mapping[str, Any]]) -> list[str]:
     lines = [
         "| relationships | entities | generate + write files s | neo4j-admin import s | schema + ontology + "
-        "vector index s | batched loader s | embedded sample (entities/s) |",
-        "|---|---|---|---|---|---|---|",
+        "vector index s | batched loader s | embedded sample (entities/s) | largest hub (degree) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         n = int(r["relationships"])
@@ -167,9 +167,11 @@ def _load_table(results: Sequence[Mapping[str, Any]], loads: Mapping[int, Mappin
 
         gen = ld.get("generate_s", 0) + ld.get("write_s", 0)
         embed = f"{ld['embed_rate']:.0f}" if "embed_rate" in ld else "-"
+        hubs = ld.get("largest_hub") or {}
+        hub = f"{max(hubs.values()):,} ({max(hubs, key=hubs.__getitem__)})" if hubs else "-"
         lines.append(
             f"| {n:,} | {int(r['entities']):,} | {gen:.0f} | {cell('import_s')} | {cell('finish_s')} | "
-            f"{cell('batched_load_s')} | {embed} |"
+            f"{cell('batched_load_s')} | {embed} | {hub} |"
         )
     return lines
 

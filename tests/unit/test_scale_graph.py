@@ -21,9 +21,9 @@ from pathrag_gds.datasets.synthetic import (
     size_label,
     to_dataset,
 )
+from pathrag_gds.evaluation.benchkit import DepthTiming
 from pathrag_gds.evaluation.scale import QuestionRun, summarize
 from pathrag_gds.evaluation.scale_report import render_section, write_plot
-from pathrag_gds.evaluation.timing import DepthTiming
 from pathrag_gds.indexing import IndexReport
 
 SIZE = 20_000
@@ -167,8 +167,12 @@ def test_summary_and_report(tmp_path: Path) -> None:
     write_plot([small_r, big_r], plot)
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = render_section(
-        [small_r, big_r], {100_000: {"import_s": 12.0}}, plot, tmp_path / "docs" / "s.md", "x"
+        [small_r, big_r],
+        {100_000: {"import_s": 12.0, "largest_hub": {"Skill": 3289, "City": 9}}},
+        plot,
+        tmp_path / "docs" / "s.md",
+        "x",
     )
     assert "(curve.png)" in text and "| 1,000,000 | 200,000 | 1 | 3.0 | 3.0 | 1.50x |" in text
-    assert "| 100,000 | 20,000 | 0 | 12 |" in text
+    assert "| 100,000 | 20,000 | 0 | 12 |" in text and "| 3,289 (Skill) |" in text
     json.dumps(small_r)  # plain data
