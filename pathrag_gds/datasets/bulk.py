@@ -81,6 +81,14 @@ def ontology_mapping(ontology: Ontology) -> dict[str, Any]:
     }
 
 
+def _refuse_attributes(what: str, attributes: dict[str, Any]) -> None:
+    if attributes:
+        raise DatasetError(
+            f"{what} has attributes, which the import files do not carry: load it with `load triples` / "
+            "`load graph` (the batched loader) instead"
+        )
+
+
 def write_import_folder(
     folder: Path,
     settings: Settings,
@@ -114,11 +122,7 @@ def write_import_folder(
         ew.writerow([f"{s.id_property}:ID(Entity)", s.name_property, s.description_property, ":LABEL"])
         aw.writerow([":START_ID(Community)", ":END_ID(Entity)", ":TYPE"])
         for e in entities:
-            if e.attributes:
-                raise DatasetError(
-                    f"entity {e.id!r} has attributes, which the import files do not carry: load it "
-                    "with `load triples` / `load graph` (the batched loader) instead"
-                )
+            _refuse_attributes(f"entity {e.id!r}", e.attributes)
             check_text(e.id, "entity id")
             check_text(e.name, f"entity {e.id!r} name")
             check_text(e.description, f"entity {e.id!r} description", multiline=True)
@@ -131,11 +135,7 @@ def write_import_folder(
         rw = csv.writer(rf, lineterminator="\n")
         rw.writerow([":START_ID(Entity)", ":END_ID(Entity)", ":TYPE"])
         for r in relationships:
-            if r.attributes:
-                raise DatasetError(
-                    f"relationship {r.source!r} {r.type} {r.target!r} has attributes, which the import "
-                    "files do not carry: load it with the batched loader instead"
-                )
+            _refuse_attributes(f"relationship {r.source!r} {r.type} {r.target!r}", r.attributes)
             rw.writerow([r.source, r.target, check_identifier(r.type, "relationship type")])
             n_relationships += 1
     with (folder / "community.csv").open("w", encoding="utf-8", newline="") as cf:

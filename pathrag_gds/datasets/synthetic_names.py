@@ -161,22 +161,21 @@ def entity_name(label: str, i: int) -> str:
     raise ValueError(f"no entity type {label!r} in the synthetic ontology")
 
 
+#: Per type: the sentence, the words `{word}` cycles through, and `{n}` = (base + i * step % span) * scale.
+_DESCRIPTIONS: dict[str, tuple[str, tuple[str, ...], int, int, int, int]] = {
+    "Person": ("{name} is {word} with {n} years of experience.", ROLES, 3, 1, 30, 1),
+    "Company": ("{name} is a {word} company founded in {n}.", SIZES, 1950, 13, 74, 1),
+    "City": ("{name} is a city of about {n:,} people.", ("",), 5, 37, 995, 1000),
+    "Country": ("{name} is a country with {n} regions.", ("",), 4, 1, 40, 1),
+    "Product": ("{name} is a product first sold in {n}.", ("",), 1990, 11, 34, 1),
+    "Project": ("{name} is a project with a budget of {n} million.", ("",), 1, 7, 90, 1),
+    "Event": ("{name} is an event with about {n:,} attendees.", ("",), 1, 3, 200, 50),
+    "Skill": ("{name} is a skill in demand since {n}.", ("",), 1960, 17, 60, 1),
+    "Industry": ("{name} is an industry with {n} listed companies.", ("",), 10, 29, 500, 1),
+}
+
+
 def entity_description(label: str, i: int, name: str) -> str:
     """A one-sentence description, varied by the entity's index."""
-    if label == "Person":
-        return f"{name} is {ROLES[i % len(ROLES)]} with {3 + i % 30} years of experience."
-    if label == "Company":
-        return f"{name} is a {SIZES[i % len(SIZES)]} company founded in {1950 + (i * 13) % 74}."
-    if label == "City":
-        return f"{name} is a city of about {(5 + (i * 37) % 995) * 1000:,} people."
-    if label == "Country":
-        return f"{name} is a country with {4 + i % 40} regions."
-    if label == "Product":
-        return f"{name} is a product first sold in {1990 + (i * 11) % 34}."
-    if label == "Project":
-        return f"{name} is a project with a budget of {1 + (i * 7) % 90} million."
-    if label == "Event":
-        return f"{name} is an event with about {50 * (1 + (i * 3) % 200):,} attendees."
-    if label == "Skill":
-        return f"{name} is a skill in demand since {1960 + (i * 17) % 60}."
-    return f"{name} is an industry with {10 + (i * 29) % 500} listed companies."
+    text, words, base, step, span, scale = _DESCRIPTIONS[label]
+    return text.format(name=name, word=words[i % len(words)], n=(base + i * step % span) * scale)
