@@ -176,3 +176,14 @@ def test_summary_and_report(tmp_path: Path) -> None:
     assert "(curve.png)" in text and "| 1,000,000 | 200,000 | 1 | 3.0 | 3.0 | 1.50x |" in text
     assert "| 100,000 | 20,000 | 0 | 12 |" in text and "| 3,289 (Skill) |" in text
     json.dumps(small_r)  # plain data
+
+
+def test_db_import_asks_for_overwrite_and_a_folder_before_touching_the_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathrag_gds.cli import main
+
+    assert main(["db", "import", str(tmp_path)]) == 2
+    assert "pass --overwrite" in capsys.readouterr().err
+    assert main(["db", "import", str(tmp_path), "--overwrite"]) == 2
+    assert f"{tmp_path / 'import.json'} not found" in capsys.readouterr().err
