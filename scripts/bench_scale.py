@@ -34,6 +34,7 @@ from pathrag_gds.evaluation.scale import (
     generate_questions,
     run_questions,
     run_record,
+    runs_from_record,
     server_memory,
     summarize,
 )
@@ -117,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
 def report(args: argparse.Namespace) -> int:
     results = [json.loads(p.read_text(encoding="utf-8")) for p in args.results]
     results.sort(key=lambda r: r["relationships"])
+    for r in results:  # summaries as today's summarize() makes them
+        for system in r["systems"].values():
+            system["summary"] = summarize(runs_from_record(system["runs"]))
     loads: dict[int, dict[str, Any]] = {}
     if args.loads and args.loads.is_file():
         for line in args.loads.read_text(encoding="utf-8").splitlines():

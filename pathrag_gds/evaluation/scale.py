@@ -163,6 +163,7 @@ def summarize(runs: Sequence[QuestionRun]) -> dict[str, Any]:
         "questions": len(runs),
         "timed_out": sum(r.timed_out for r in runs),
         "expand_ms": {str(d): {**_p(v), "n": len(v)} for d, v in sorted(per_depth.items())},
+        "expand_total_ms": _p([sum(t.ms for t in r.depths) for r in runs]),
         "db_ms": _p([r.db_ms for r in runs]),
         "end_to_end_ms": _p([r.latency_ms for r in runs]),
         "hits_at_1": round(sum(r.hit_at_1 for r in runs) / n, 3),
@@ -197,6 +198,13 @@ def server_memory(graph: Graph, settings: Settings) -> dict[str, Any]:
 def run_record(runs: Sequence[QuestionRun]) -> list[dict[str, Any]]:
     """The runs as plain data (for the JSON file)."""
     return [asdict(r) for r in runs]
+
+
+def runs_from_record(rows: Sequence[dict[str, Any]]) -> list[QuestionRun]:
+    """The runs back from :func:`run_record`'s plain data (a report summarizes them again)."""
+    return [
+        QuestionRun(**{**row, "depths": [DepthTiming(**d) for d in row.get("depths", [])]}) for row in rows
+    ]
 
 
 def folder_size_mib(folder: Path) -> float:

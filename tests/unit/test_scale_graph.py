@@ -187,3 +187,11 @@ def test_db_import_asks_for_overwrite_and_a_folder_before_touching_the_server(
     assert "pass --overwrite" in capsys.readouterr().err
     assert main(["db", "import", str(tmp_path), "--overwrite"]) == 2
     assert f"{tmp_path / 'import.json'} not found" in capsys.readouterr().err
+
+
+def test_baselines_are_compared_on_the_questions_they_were_asked() -> None:
+    from pathrag_gds.evaluation.scale_report import same_questions
+
+    runs = [QuestionRun(h, float(i), 1.0, 5, False) for i, h in enumerate((1, 1, 2, 2, 3, 3))]
+    systems = {"pathrag_gds": {}, "per-node": {"runs": [{"hop": 1}, {"hop": 2}]}}
+    assert [r.latency_ms for r in same_questions(runs, systems)] == [0.0, 2.0]
