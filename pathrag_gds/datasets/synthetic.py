@@ -3,7 +3,7 @@
 Nine entity types and fifteen relationship types (:data:`ONTOLOGY`). The relationships of a
 graph of `size` relationships are split over the types by share; the targets of most types are
 drawn from a Zipf-like law, so a few skills, industries, cities and people collect a large share of
-the edges (at 5 million relationships the largest skill has over 100,000 neighbours), and five
+the edges (at 5 million relationships the largest skill has 93,768 neighbours), and five
 types are functional (every city lies in one country, every company has one headquarters, ...).
 Everything comes from one `numpy.random.Generator(seed)`: the same size and seed give the same
 graph, byte for byte. Entity names are unique across the graph (names are built from the entity's
