@@ -63,16 +63,19 @@ class TimedExpander:
         return out
 
 
-def machine_summary() -> str:
-    """Cores, memory, CPU model and kernel of this machine, for benchmark reports."""
-    cpu = "?"
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo ("?" where there is none)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return "?"
+
+
+def machine_summary() -> str:
+    """Cores, memory, CPU model and kernel of this machine, for benchmark reports."""
     mem = "?"
     try:
         kb = int(Path("/proc/meminfo").read_text().split()[1])
@@ -80,7 +83,7 @@ def machine_summary() -> str:
     except (OSError, ValueError, IndexError):
         pass
     nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or str(os.cpu_count())
-    return f"nproc {nproc}, RAM {mem}, CPU {cpu}, {platform.system()} {platform.release()}"
+    return f"nproc {nproc}, RAM {mem}, CPU {cpu_model()}, {platform.system()} {platform.release()}"
 
 
 def replace_section(path: Path, section: str, start: str, end: str, title: str = "# Benchmarks") -> None:
