@@ -55,15 +55,27 @@ class IndexReport:
     index_state: str = ""
     seconds: float = 0.0
 
+    @property
+    def rate(self) -> float:
+        """Entities embedded per second by this run (0.0 when it embedded none)."""
+        return self.embedded / self.embed_seconds if self.embed_seconds > 0 else 0.0
+
     def lines(self) -> list[str]:
-        """The report as human-readable lines."""
-        rate = self.embedded / self.embed_seconds if self.embed_seconds > 0 else 0.0
-        return [
+        """The report as human-readable lines (with the time the rest would take, when some is left)."""
+        out = [
             f"entities in scope: {self.total:,}; needed an embedding: {self.pending:,}; "
-            f"embedded now: {self.embedded:,} in {self.embed_seconds:.1f} s ({rate:,.0f}/s)",
+            f"embedded now: {self.embedded:,} in {self.embed_seconds:.1f} s ({self.rate:,.0f}/s)",
             f"vector index: {self.index_state} (waited {self.index_seconds:.1f} s); "
             f"total {self.seconds:.1f} s",
         ]
+        left = self.pending - self.embedded
+        if left > 0 and self.rate > 0:
+            minutes = left / self.rate / 60
+            out.append(
+                f"still without an embedding: {left:,}; at this rate `index` needs ~{minutes:,.0f} min "
+                "more (it resumes where it stopped)"
+            )
+        return out
 
 
 def record_from_row(row: dict[str, Any], settings_names: dict[str, str]) -> EntityRecord:
@@ -239,11 +251,25 @@ def index_entities(
     batch_size: int = 512,
     force: bool = False,
     progress: bool = True,
+    limit: int | None = None,
 ) -> IndexReport:
-    """Embed the missing embeddings, then create the vector index and wait for it (the `index` command)."""
+    """Embed the missing embeddings, then create the vector index and wait for it (the `index` command).
+
+    `limit`: embed at most about this many entities (whole pages; a sample, to measure the rate on a
+    large graph); the rest keeps waiting for the next run.
+    """
+    if limit is not None and limit < 0:
+        raise InvalidInput(f"the limit must be 0 or more entities (got {limit})")
     t0 = time.perf_counter()
+    pages = None if limit is None else -(-limit // max(batch_size, 1))
     report = embed_entities(
-        graph, encoder, community=community, batch_size=batch_size, force=force, progress=progress
+        graph,
+        encoder,
+        community=community,
+        batch_size=batch_size,
+        force=force,
+        progress=progress,
+        max_batches=pages,
     )
     t1 = time.perf_counter()
     state = ensure_vector_index(graph, encoder.dim, progress=progress)

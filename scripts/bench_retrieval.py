@@ -19,13 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +30,7 @@ from tqdm import tqdm
 
 from pathrag_gds.baselines import PerNodeRag, VarLengthRag
 from pathrag_gds.config import METAQA_DIR, get_settings
+from pathrag_gds.evaluation.benchkit import DepthTiming, TimedExpander, machine_summary, replace_section
 from pathrag_gds.evaluation.metaqa import (
     Judgement,
     MetaQAQuestion,
@@ -42,33 +40,13 @@ from pathrag_gds.evaluation.metaqa import (
     stratified_sample,
     topic_id,
 )
-from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.protocols import Expander, Expansion, Frontier
+from pathrag_gds.search.protocols import Expander
 from pathrag_gds.service import PathRag
 
 DATA = METAQA_DIR
 ROOT = Path(__file__).resolve().parents[1]
 HUB_QTYPES = ("movie_to_genre", "movie_to_year", "movie_to_language")
 HUB_LABELS = {"Genre", "Year", "Language"}
-
-
-def machine() -> str:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = "?"
-    try:
-        kb = int(Path("/proc/meminfo").read_text().split()[1])
-        mem = f"{kb / 1024 / 1024:.1f} GiB"
-    except (OSError, ValueError, IndexError):
-        pass
-    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip() or str(os.cpu_count())
-    return f"nproc {nproc}, RAM {mem}, CPU {cpu}, {platform.system()} {platform.release()}"
 
 
 def fresh_scorer(settings: Any) -> Any:
@@ -105,36 +83,15 @@ def group(rows: list[Judgement]) -> dict[str, float]:
     }
 
 
-class TimedExpander:
-    """An expander recording, per depth, the expansion's wall time and candidate count."""
-
-    def __init__(self, inner: Expander, log: list[tuple[int, float, int, int]]) -> None:
-        self.inner = inner
-        self.log = log  # depth, ms, candidates, hub frontiers
-        self.follows_plans = inner.follows_plans
-
-    def expand(self, ctx: QueryContext, frontier: Sequence[Frontier], relations: Sequence[str]) -> Expansion:
-        depth = frontier[0].path.depth + 1 if frontier else 0
-        hubs = sum(
-            1
-            for f in frontier
-            if f.path.end in ctx.entities and set(ctx.entities[f.path.end].labels) & HUB_LABELS
-        )
-        t0 = time.perf_counter()
-        out = self.inner.expand(ctx, frontier, relations)
-        self.log.append((depth, (time.perf_counter() - t0) * 1000.0, len(out.children), hubs))
-        return out
-
-
 class TimedPathRag(PathRag):
     """PathRag recording, per depth, the expansion's wall time and candidate count."""
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
-        self.log: list[tuple[int, float, int, int]] = []  # depth, ms, candidates, hub frontiers
+        self.log: list[DepthTiming] = []
 
     def expander(self) -> Expander:
-        return TimedExpander(super().expander(), self.log)
+        return TimedExpander(super().expander(), self.log, frozenset(HUB_LABELS))
 
 
 def hub_run(
@@ -159,8 +116,8 @@ def hub_run(
         for q in tqdm(questions, desc=f"hubs: {label}", file=sys.stderr, leave=False):
             judgements.append(ask(svc, q, community, "topic", {"max_depth": max_depth}))
         per_depth: dict[int, list[tuple[float, int, int]]] = defaultdict(list)
-        for d, ms, cand, hubs in svc.log:
-            per_depth[d].append((ms, cand, hubs))
+        for t in svc.log:
+            per_depth[t.depth].append((t.ms, t.candidates, t.hubs))
         rows.append(
             {
                 "config": label,
@@ -302,7 +259,7 @@ def render_section(
             "",
             f"Command: `{cmd}`",
             "",
-            f"Machine: {machine()}. Neo4j local server (heap {s.heap}, page cache {s.pagecache}), "
+            f"Machine: {machine_summary()}. Neo4j local server (heap {s.heap}, page cache {s.pagecache}), "
             f"scorer bi-encoder (all-MiniLM-L6-v2, int8 ONNX), {s.threads} threads.",
             "",
             f"Questions: {args.sample} per hop from `{args.data}/{{1,2,3}}-hop/qa_dev.txt`, "
@@ -341,15 +298,7 @@ def render_section(
 
 
 def write_section(path: Path, section: str) -> None:
-    text = path.read_text(encoding="utf-8") if path.is_file() else "# Benchmarks\n\n"
-    if SECTION_START in text and SECTION_END in text:
-        pre = text.split(SECTION_START)[0]
-        post = text.split(SECTION_END, 1)[1]
-        text = pre + section + post
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    replace_section(path, section, SECTION_START, SECTION_END)
 
 
 if __name__ == "__main__":

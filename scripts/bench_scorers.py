@@ -34,6 +34,7 @@ from tqdm import tqdm
 
 from pathrag_gds.config import METAQA_DIR, get_settings
 from pathrag_gds.encoders import get_embedder
+from pathrag_gds.evaluation.benchkit import cpu_model
 from pathrag_gds.evaluation.metaqa import percentile
 from pathrag_gds.scoring import BiEncoderScorer, PooledBiEncoderScorer
 from pathrag_gds.service import PathRag
@@ -173,14 +174,9 @@ def run(sample: int, seed: int, cold: int, metaqa_depth: int, skip_metaqa: bool)
 
 def machine() -> dict[str, Any]:
     """nproc, CPU model and the load average when the run ended."""
-    model = platform.processor()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    model = cpu_model()
+    if model == "?":
+        model = platform.processor()
     return {
         "nproc": os.cpu_count(),
         "cpu": model,

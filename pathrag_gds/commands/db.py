@@ -5,12 +5,15 @@
 (SIGTERM, then SIGKILL after `PATHRAG_NEO4J_STOP_TIMEOUT` s); when nothing runs it says so and exits 0.
 `status` prints the Neo4j, APOC and GDS versions of the server at the configured URI (also your own,
 `NEO4J_URI`), or fails with exit 2 when nothing answers. With `NEO4J_URI` set, `start` and `stop`
-do nothing: that server is yours.
+do nothing: that server is yours. `import FOLDER --overwrite` replaces the local database with an
+import folder (docs/scaling.md): `neo4j-admin database import full`, then the schema, the ontology and
+the vector index through the loaders' Cypher.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,6 +30,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     what.add_parser("install", help="only fetch the server's jars (Maven Central)").set_defaults(
         func=run_install
     )
+    imp = what.add_parser(
+        "import", help="REPLACE the local database with an import folder (neo4j-admin, for large first loads)"
+    )
+    imp.add_argument("folder", type=Path, help="a folder with import.json (scripts/make_scale_graph.py)")
+    imp.add_argument(
+        "--overwrite", action="store_true", help="required: the whole local database is replaced"
+    )
+    imp.set_defaults(func=run_import)
 
 
 def run_start(args: argparse.Namespace) -> int:
@@ -65,4 +76,26 @@ def run_install(args: argparse.Namespace) -> int:
     localdb.find_java()
     localdb.ensure_installed(settings)
     print(f"Neo4j jars ready in {settings.neo4j_home}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Stop the local server, import the folder over its database, start it and finish the schema."""
+    from pathrag_gds.config import get_settings
+    from pathrag_gds.datasets.bulk import finish_import, read_manifest
+    from pathrag_gds.datasets.bulk import run_import as import_folder
+    from pathrag_gds.encoders import get_embedder
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.graph import Graph
+
+    if not args.overwrite:
+        raise InvalidInput(
+            "`db import` replaces the whole local database (every community): pass --overwrite to go on, "
+            "or use `load triples` to add a community to it"
+        )
+    settings = get_settings()
+    read_manifest(args.folder)  # a bad folder fails before the server is stopped
+    import_folder(settings, args.folder)
+    with Graph.connect(settings) as graph:
+        finish_import(graph, args.folder, get_embedder(settings).dim)
     return 0
