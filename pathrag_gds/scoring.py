@@ -34,25 +34,26 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from pathrag_gds.config import Settings, get_settings
-from pathrag_gds.encoders import (
+from pathrag_gds.backend.batching import (
     DEFAULT_BATCH_SIZE,
-    EXPORT_HINT,
-    MODEL_FILES,
-    Embedder,
     F32Array,
-    check_model_dir,
     check_texts,
-    get_embedder,
-    get_session,
     independent_batch_size,
     length_sorted_batches,
-    load_tokenizer,
     pad_batch,
+)
+from pathrag_gds.backend.model_folder import (
+    EXPORT_HINT,
+    MODEL_FILES,
+    check_model_dir,
+    load_tokenizer,
     read_json,
     resolve_quantization,
     resolve_threads,
 )
+from pathrag_gds.backend.session import get_session
+from pathrag_gds.config import Settings, get_settings
+from pathrag_gds.encoders import Embedder, get_embedder
 from pathrag_gds.errors import InvalidInput, ModelError
 from pathrag_gds.serialize import SEPARATOR
 
