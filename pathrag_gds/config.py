@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pathrag_gds.errors import ConfigError
+from pathrag_gds.scoring_mode import ScoringMode as ScoringMode  # re-exported: Settings.mode
 
 #: The repository (or install) root: the parent of the package folder.
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -40,13 +40,6 @@ def _metaqa_dir() -> Path:
 
 #: Where the MetaQA benchmark files live (kb.txt, {1,2,3}-hop/qa_dev*.txt).
 METAQA_DIR = _metaqa_dir()
-
-
-class ScoringMode(StrEnum):
-    """How raw model scores become path scores."""
-
-    OPTION_D = "option-d"  #: raw scores, no per-depth normalisation (the spec's default)
-    A3 = "a3"  #: min-max within each depth, minus `depth_penalty x depth`
 
 
 class Settings(BaseModel):
