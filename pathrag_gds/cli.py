@@ -1,33 +1,25 @@
 """Command line: `python -m pathrag_gds <command> ...`.
 
 Each command lives in `pathrag_gds/commands/<name>.py` with a `register(subparsers)` function that
-adds its parser and sets `func`. Errors a user can cause print one line and exit with status 2.
+adds its parser and sets `func` (heavy imports wait inside `func`, so `--help` stays quick). Errors a
+user can cause print one line and exit with status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 from pathrag_gds import __version__
+from pathrag_gds.commands import db, demo, index, intent, load, models, query, serve, tune
+from pathrag_gds.commands import eval as eval_command
 from pathrag_gds.errors import PathRagError
 
 #: Command modules, in the order `--help` lists them.
-COMMAND_MODULES = [
-    "demo",
-    "db",
-    "models",
-    "load",
-    "index",
-    "query",
-    "eval",
-    "intent",
-    "tune",
-    "serve",
-]
+COMMANDS: tuple[ModuleType, ...] = (demo, db, models, load, index, query, eval_command, intent, tune, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,13 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pathrag_gds {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"pathrag_gds.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"pathrag_gds.commands.{name}":
-                continue  # command not built yet
-            raise
+    for module in COMMANDS:
         module.register(sub)
     return parser
 
