@@ -8,18 +8,27 @@ user can cause print one line and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from types import ModuleType
 
 from pathrag_gds import __version__
-from pathrag_gds.commands import db, demo, index, intent, load, models, query, serve, tune
-from pathrag_gds.commands import eval as eval_command
 from pathrag_gds.errors import PathRagError
 
 #: Command modules, in the order `--help` lists them.
-COMMANDS: tuple[ModuleType, ...] = (demo, db, models, load, index, query, eval_command, intent, tune, serve)
+COMMAND_MODULES = [
+    "demo",
+    "db",
+    "models",
+    "load",
+    "index",
+    "query",
+    "eval",
+    "intent",
+    "tune",
+    "serve",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,8 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pathrag_gds {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        module.register(sub)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"pathrag_gds.commands.{name}").register(sub)
     return parser
 
 
