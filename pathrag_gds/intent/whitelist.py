@@ -14,7 +14,15 @@ from pathrag_gds.ontology import Ontology
 
 
 def type_distances(ontology: Ontology, targets: Iterable[str]) -> dict[str, int]:
-    """Hops in the ontology's type graph (relations read both ways) from each type to `targets`."""
+    """Hops in the ontology's type graph (relations read both ways) from each type to `targets`.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> lives = RelationType("lives_in", "lives in", "", "", ("Person",), ("City",))
+        >>> owns = RelationType("owns", "owns", "", "", ("Person",), ("Pet",))
+        >>> type_distances(Ontology("o", relation_types=(lives, owns)), ["City"])
+        {'City': 0, 'Person': 1, 'Pet': 2}
+    """
     adj: dict[str, set[str]] = {}
     for r in ontology.relation_types:
         for a in r.source_labels:
