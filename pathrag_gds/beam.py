@@ -20,8 +20,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from pathrag_gds.config import ScoringMode
 from pathrag_gds.paths import Edge, Path, canonical_key
+from pathrag_gds.scoring_mode import ScoringMode
 
 
 @dataclass(slots=True)

@@ -1,7 +1,8 @@
 """Command line: `python -m pathrag_gds <command> ...`.
 
 Each command lives in `pathrag_gds/commands/<name>.py` with a `register(subparsers)` function that
-adds its parser and sets `func`. Errors a user can cause print one line and exit with status 2.
+adds its parser and sets `func` (heavy imports wait inside `func`, so `--help` stays quick). Errors a
+user can cause print one line and exit with status 2.
 """
 
 from __future__ import annotations
@@ -40,13 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"pathrag_gds.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"pathrag_gds.commands.{name}":
-                continue  # command not built yet
-            raise
-        module.register(sub)
+        importlib.import_module(f"pathrag_gds.commands.{name}").register(sub)
     return parser
 
 

@@ -1,5 +1,9 @@
 """Settings: one home for every knob, read from the environment (`NEO4J_*`, `PATHRAG_*`).
 
+Grouped by what they set: the connection, the local server, the graph's names, documents, the
+search, the models and the HTTP API (one base class each); :class:`Settings` holds them all, flat,
+so every field is `settings.<name>` and its variable `PATHRAG_<NAME>`.
+
 Defaults follow the "Current Values" table of the PathRAG service specification.
 
 Example:
@@ -13,13 +17,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pathrag_gds.errors import ConfigError
+from pathrag_gds.scoring_mode import ScoringMode as ScoringMode  # re-exported: Settings.mode
 
 #: The repository (or install) root: the parent of the package folder.
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -42,30 +46,28 @@ def _metaqa_dir() -> Path:
 METAQA_DIR = _metaqa_dir()
 
 
-class ScoringMode(StrEnum):
-    """How raw model scores become path scores."""
-
-    OPTION_D = "option-d"  #: raw scores, no per-depth normalisation (the spec's default)
-    A3 = "a3"  #: min-max within each depth, minus `depth_penalty x depth`
-
-
-class Settings(BaseModel):
-    """All settings of pathrag_gds. Build with :meth:`from_env`."""
+class ConnectionSettings(BaseModel):
+    """The Neo4j server to talk to (`NEO4J_URI`, `NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    # --- connection -------------------------------------------------------------------------
     neo4j_uri: str = "bolt://127.0.0.1:7687"
     neo4j_user: str = "neo4j"
     neo4j_password: str | None = None
     neo4j_database: str = "neo4j"
     #: True when NEO4J_URI came from the environment (a user's own server): never start a local one.
     external_db: bool = False
+    #: Seconds the Neo4j driver retries a transaction on transient errors (its own default: 30).
+    neo4j_retry_s: float = Field(30.0, ge=0, le=3600)
 
-    # --- local server and files ----------------------------------------------------------------
+
+class LocalServerSettings(BaseModel):
+    """The local Neo4j that `python -m pathrag_gds db start` runs, and where the repository is."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     home: Path = ROOT_DIR
     neo4j_home: Path = ROOT_DIR / ".neo4j"
-    models_dir: Path = ROOT_DIR / "models"
     bolt_port: int = 7687
     http_port: int = 7474
     #: JVM heap of the local server (-Xms = -Xmx). GDS projections and the beam's per-depth lists live on
@@ -80,7 +82,19 @@ class Settings(BaseModel):
     #: Seconds `db stop` waits after SIGTERM before it sends SIGKILL.
     neo4j_stop_timeout: float = Field(60.0, gt=0)
 
-    # --- graph model (configurable so an existing graph can be used as it is) ------------------
+    @field_validator("heap", "pagecache")
+    @classmethod
+    def _check_memory(cls, v: str) -> str:
+        if not re.fullmatch(r"[1-9][0-9]*[kmgKMG]", v):
+            raise ValueError("must be a size like '512m' or '4g'")
+        return v.lower()
+
+
+class GraphModelSettings(BaseModel):
+    """Label, property and index names of the graph (so an existing graph can be used as it is)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     entity_label: str = "Entity"
     id_property: str = "id"
     name_property: str = "name"
@@ -92,7 +106,12 @@ class Settings(BaseModel):
     #: entity property holding other names the entity goes by (a string or a list), matched in chunks
     aliases_property: str = "aliases"
 
-    # --- document provenance (docs/provenance.md): label and relationship type names -----------
+
+class DocumentSettings(BaseModel):
+    """Document provenance (docs/provenance.md): label and relationship type names, chunking."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     document_label: str = "Document"
     section_label: str = "Section"
     chunk_label: str = "Chunk"
@@ -108,7 +127,12 @@ class Settings(BaseModel):
     #: chunks join the entity seeds (at most this many more; 0: entity seeds only, the default).
     chunk_seed_n: int = Field(0, ge=0, le=500)
 
-    # --- search (spec defaults) ----------------------------------------------------------------
+
+class SearchSettings(BaseModel):
+    """The search: seeds, beam, depth, scoring mode and terms, chain planning (spec defaults)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     top_n: int = Field(5, ge=1, le=100)
     seed_n: int = Field(30, ge=1, le=500)
     max_depth: int = Field(6, ge=0, le=10)
@@ -128,7 +152,6 @@ class Settings(BaseModel):
     mode: ScoringMode = ScoringMode.OPTION_D
     weight_rerank: float = 1.0
     weight_depth_penalty: float = 0.2  #: used by A3 only
-    weight_length_penalty: float = 0.0
     #: Step 6 terms added to the mode score (each term in [0, 1]; 0 turns it off). Calibrated with
     #: scripts/calibrate_weights.py on the Bob suite and MetaQA dev (docs/calibration.md): type and
     #: relation prior earn their place; coverage and length changed no Hits@1 there, so they are off.
@@ -167,7 +190,14 @@ class Settings(BaseModel):
     #: trained on 128 tokens; encoding time grows linearly with it (see docs/benchmarks.md).
     path_text_tokens: int = Field(128, ge=16, le=512)
 
-    # --- models --------------------------------------------------------------------------------
+
+class ModelSettings(BaseModel):
+    """The models: embedder, bi-encoder pooling, the tuned cross-encoder cascade, ONNX runtime."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: The folder of the ONNX models (`models/` of the repository; `PATHRAG_HOME/models` when set).
+    models_dir: Path = ROOT_DIR / "models"
     embedding_model: str = "all-MiniLM-L6-v2"
     #: How the bi-encoder reads a path text: `sentences` embeds each distinct sentence once (cached
     #: across paths and queries) and scores a text by its best sentence cosine; `full` embeds the
@@ -180,9 +210,8 @@ class Settings(BaseModel):
     #: the cascade off (bi-encoder only). See docs/benchmarks.md for what K costs and buys.
     cascade_k: int = Field(30, ge=0, le=10000)
     #: Weight of the cross-encoder in the cascade's top-K scores (the rest: the bi-encoder cosine).
-    #: 0.5 beat 1.0 in every measured run; 0.1 keeps the bi-encoder's order where its type, relation
-    #: and detour terms decide (Bob 10/10 against 8/10 at 0.5) and MetaQA stays above the
-    #: bi-encoder on every hop (docs/tuning.md, eleventh round).
+    #: Low, so the bi-encoder's order stands where its type, relation and detour terms decide, while
+    #: the cross-encoder still lifts MetaQA above the bi-encoder alone (docs/tuning.md).
     cascade_alpha: float = Field(0.1, ge=0.0, le=1.0)
     #: Cross-encoder scores under this count as equal (the bi-encoder orders them): training labels
     #: every wrong path 0, so the model's order among the paths it rejects carries no signal.
@@ -191,7 +220,19 @@ class Settings(BaseModel):
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)
 
-    # --- HTTP API (python -m pathrag_gds serve) ---------------------------------------------------
+    @field_validator("quantization")
+    @classmethod
+    def _check_quant(cls, v: str) -> str:
+        if v not in {"int8", "fp32"}:
+            raise ValueError("must be 'int8' or 'fp32'")
+        return v
+
+
+class ApiSettings(BaseModel):
+    """The HTTP API (`python -m pathrag_gds serve`): tokens and limits."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     #: Bearer token clients must send (`Authorization: Bearer ...`); required to listen beyond loopback.
     api_token: str | None = None
     #: JSON/YAML file mapping bearer tokens to the communities they may query (`"*"`: all), read at start.
@@ -226,22 +267,20 @@ class Settings(BaseModel):
     api_keepalive_s: float = Field(5.0, gt=0, le=600)
     #: Largest request line plus headers, in bytes (larger: 431).
     api_max_header_bytes: int = Field(16384, ge=1024, le=1048576)
-    #: Seconds the Neo4j driver retries a transaction on transient errors (its own default: 30).
-    neo4j_retry_s: float = Field(30.0, ge=0, le=3600)
 
-    @field_validator("heap", "pagecache")
-    @classmethod
-    def _check_memory(cls, v: str) -> str:
-        if not re.fullmatch(r"[1-9][0-9]*[kmgKMG]", v):
-            raise ValueError("must be a size like '512m' or '4g'")
-        return v.lower()
 
-    @field_validator("quantization")
-    @classmethod
-    def _check_quant(cls, v: str) -> str:
-        if v not in {"int8", "fp32"}:
-            raise ValueError("must be 'int8' or 'fp32'")
-        return v
+class Settings(
+    ConnectionSettings,
+    LocalServerSettings,
+    GraphModelSettings,
+    DocumentSettings,
+    SearchSettings,
+    ModelSettings,
+    ApiSettings,
+):
+    """All settings of pathrag_gds, one group a base class. Build with :meth:`from_env`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pathrag_gds.encoders import EXPORT_HINT, MODEL_FILES
+from pathrag_gds.backend.model_folder import EXPORT_HINT, MODEL_FILES
 from pathrag_gds.errors import ModelError
 
 log = logging.getLogger(__name__)
@@ -201,8 +201,8 @@ def quantize_int8(fp32_path: Path, int8_path: Path, *, num_heads: int, hidden_si
         fusion = _fuse(fp32_path, fused, num_heads, hidden_size)
         ffn_out = ffn_output_nodes(fused)
         # FFN outputs of the first two and the last layer stay fp32: with int8 run one text per pass
-        # (see encoders.independent_batch_size) this took int8-vs-fp32 top-1 agreement from 0.917
-        # (first + last only) to 0.983, mean Spearman 0.989 -> 0.992, for 2 MB (tests/unit/test_fidelity.py).
+        # (see backend.batching.independent_batch_size) this took int8-vs-fp32 top-1 agreement from 0.917
+        # (first + last only) to 0.983, mean Spearman 0.989 -> 0.992, for 2 MB (tests/integration/test_fidelity.py).
         keep_fp32 = [*ffn_out[:2], ffn_out[-1]] if len(ffn_out) >= 3 else ffn_out
         quantize_dynamic(
             str(fused),
@@ -341,7 +341,7 @@ def export_embedding(
         files, unchanged = _finish(tmp, model_dir, produced)
         done("done")
 
-    from pathrag_gds.encoders import PoolingConfig
+    from pathrag_gds.backend.pooling import PoolingConfig
 
     pooling = PoolingConfig.read(model_dir)
     manifest: dict[str, Any] = {

@@ -22,7 +22,8 @@ import onnxruntime as ort
 from bench_encoders import make_texts
 from tokenizers import Encoding
 
-from pathrag_gds.encoders import Embedder, length_sorted_batches, pad_batch
+from pathrag_gds.backend.batching import length_sorted_batches, pad_batch
+from pathrag_gds.encoders import Embedder
 
 LEVELS = {
     "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL,

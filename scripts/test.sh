@@ -6,10 +6,13 @@
 # Every step runs even when an earlier check failed; the exit status is non-zero if any did.
 # Integration tests use NEO4J_URI when set, else the local Neo4j (started by the test fixture when
 # it is not running). Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
+# PATHRAG_SKIP_SETUP=1 skips the set-up step (CI has just run it with the same extras).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-PATHRAG_EXTRAS=dev,server,train,graphrag bash scripts/setup.sh || exit 1
+if [ "${PATHRAG_SKIP_SETUP:-0}" != "1" ]; then
+  PATHRAG_EXTRAS=dev,server,train,graphrag bash scripts/setup.sh || exit 1
+fi
 
 # Chromium and its driver for the explorer's browser test, from Debian's packages. Where apt-get is
 # missing or we are not root, the browser test is skipped and says how to install them.

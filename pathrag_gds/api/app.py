@@ -7,14 +7,11 @@ searches, and a `SessionStore`. Models and graph facts load in the background at
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,39 +22,21 @@ from pathrag_gds import __version__
 from pathrag_gds.api.auth import TokenTable
 from pathrag_gds.api.dbgate import DatabaseGate
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, validation_message
+from pathrag_gds.api.explorer import router as explorer_router
 from pathrag_gds.api.guards import BodyGuard, LoopbackHostOnly
 from pathrag_gds.api.interrupt import ApiPathRag
+from pathrag_gds.api.routes import router
 from pathrag_gds.api.runner import SearchRunner
 from pathrag_gds.api.sessions import SessionStore
+from pathrag_gds.api.state import ApiState, app_state, load_models, warm_up_state
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import PathRagError
 from pathrag_gds.service import PathRag
 
+#: `app_state` and `load_models` are imported from here by callers of old; they live in `api.state`.
+__all__ = ["ApiState", "app_state", "create_app", "create_app_from_env", "load_models"]
+
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class ApiState:
-    """What the routes share: settings, tokens, the service, the runner, sessions, the database gate."""
-
-    settings: Settings
-    tokens: TokenTable
-    service: PathRag
-    runner: SearchRunner
-    sessions: SessionStore
-    gate: DatabaseGate
-    warmup_error: str | None = None
-    warmed_up: threading.Event = field(default_factory=threading.Event)
-    #: the last /readyz verdict: (time.monotonic(), ready, checks)
-    readiness: tuple[float, bool, dict[str, Any]] | None = None
-    readiness_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: time.monotonic() of the last re-read of the communities (unknown-community answers)
-    communities_read_at: float = 0.0
-
-    @property
-    def database_name(self) -> str:
-        """The database every query runs against (named in the configuration)."""
-        return self.settings.neo4j_database
 
 
 _STATUS_CODES = {
@@ -118,37 +97,6 @@ def _install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, unexpected)
 
 
-def load_models(service: PathRag) -> None:
-    """Load the embedder and the scorer (raises `ModelError` when files are missing)."""
-    _ = service.embedder
-    scorer = service.scorer
-    load = getattr(scorer, "load", None)
-    if callable(load):
-        load()
-
-
-def _warm_up(state: ApiState) -> None:
-    """Load the models and read the graph facts, so the first request is not slow."""
-    try:
-        load_models(state.service)
-        info = state.service.refresh()
-        from pathrag_gds.scoring import tuned_model_dir
-
-        for community_id in info.communities:  # tuned cross-encoders load now, not on a first query
-            if (tuned_model_dir(state.settings, community_id) / "manifest.json").is_file():
-                state.service.scorer_for(community_id)
-        state.warmup_error = None
-    except PathRagError as exc:
-        state.warmup_error = str(exc)
-        state.gate.guard(exc)
-        log.warning("warm-up incomplete: %s", exc)
-    except Exception as exc:  # keep serving: /readyz reports it
-        state.warmup_error = f"{type(exc).__name__}: {exc}"
-        log.exception("warm-up failed")
-    finally:
-        state.warmed_up.set()
-
-
 def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: bool = True) -> FastAPI:
     """Build the HTTP application.
 
@@ -164,9 +112,6 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     Raises:
         ConfigError: `PATHRAG_API_TOKENS_FILE` is unusable.
     """
-    from pathrag_gds.api.explorer import router as explorer_router
-    from pathrag_gds.api.routes import router
-
     tokens = TokenTable.from_settings(settings)
     if service is None:
         # Fail fast when Neo4j is unreachable (503) instead of letting the driver retry for 30 s.
@@ -193,7 +138,7 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if warm_up:
-            threading.Thread(target=_warm_up, args=(state,), name="pathrag-warmup", daemon=True).start()
+            threading.Thread(target=warm_up_state, args=(state,), name="pathrag-warmup", daemon=True).start()
         state.gate.start()
         try:
             yield
@@ -226,9 +171,3 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
 def create_app_from_env() -> FastAPI:
     """App factory for `uvicorn --factory` (several workers): settings from the environment."""
     return create_app(Settings.from_env())
-
-
-def app_state(app: Any) -> ApiState:
-    """The shared state of an app built by :func:`create_app`."""
-    state: ApiState = app.state.api
-    return state

@@ -16,7 +16,6 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPBearer
 
 from pathrag_gds import __version__
-from pathrag_gds.api.app import ApiState, app_state, load_models
 from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
 from pathrag_gds.api.models import (
@@ -33,6 +32,7 @@ from pathrag_gds.api.models import (
 )
 from pathrag_gds.api.runner import SearchJob
 from pathrag_gds.api.sse import comment, format_event
+from pathrag_gds.api.state import ApiState, app_state, load_models
 from pathrag_gds.errors import InvalidInput, ModelError, PathRagError, QueryTimeout
 from pathrag_gds.results import PathRagResult
 

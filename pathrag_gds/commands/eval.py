@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 
 from rich.console import Console
 from rich.table import Table
 
-from pathrag_gds.config import ScoringMode
+from pathrag_gds.evaluation import metaqa_cli
+from pathrag_gds.scoring_mode import ScoringMode
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,11 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("--fresh", action="store_true", help="run the 10 fresh questions instead")
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=run_bob)
-    try:  # the MetaQA harness registers itself when present
-        metaqa = importlib.import_module("pathrag_gds.evaluation.metaqa_cli")
-    except ModuleNotFoundError:
-        return
-    metaqa.register(suites)
+    metaqa_cli.register(suites)
 
 
 def run_bob(args: argparse.Namespace) -> int:

@@ -50,7 +50,7 @@ def run_export(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from pathrag_gds import export
-    from pathrag_gds.encoders import MODEL_FILES
+    from pathrag_gds.backend.model_folder import MODEL_FILES
     from pathrag_gds.errors import ModelError
 
     console = Console(stderr=True)

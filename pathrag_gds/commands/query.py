@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from pathrag_gds.config import ScoringMode
+from pathrag_gds.scoring_mode import ScoringMode
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -42,8 +42,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pathrag_gds.datasets.metaqa_questions import ChainStep, format_chain, parse_chain
 from pathrag_gds.datasets.ontology_files import DATA_DIR, read_ontology
-from pathrag_gds.evaluation.metaqa import ChainStep, format_chain, parse_chain
 from pathrag_gds.ontology import Ontology
 
 #: The ontology of this graph (hand-written phrases).

@@ -1,7 +1,8 @@
 """The Bob-the-Cat suite: the specification's 10 queries (and 10 fresh ones) against the demo graph.
 
 A query is a hit at rank k when the k-th path contains every entity the eval file lists under
-`must_contain` and its first answer candidate is one of `answer`.
+`must_contain` and its first answer candidate is one of `answer`. The questions are read by
+:mod:`pathrag_gds.datasets.bob_suite`.
 
 Example:
     >>> suite = load_suite()  # doctest: +SKIP
@@ -11,64 +12,13 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from pathrag_gds.datasets.bob_suite import EvalQuery, Suite, load_suite
 from pathrag_gds.results import PathRagResult, PathResult
 
-DATA = resources.files("pathrag_gds.datasets") / "data"
-
-
-@dataclass(frozen=True)
-class EvalQuery:
-    """One evaluation question with what its #1 path must hold."""
-
-    id: str
-    query: str
-    must_contain: tuple[str, ...]
-    answer: tuple[str, ...]
-    hops: int | None = None
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Suite:
-    """The evaluation file: the spec's queries, fresh ones, and the community they run in."""
-
-    queries: tuple[EvalQuery, ...]
-    fresh: tuple[EvalQuery, ...]
-    community_id: str | None
-
-
-def _parse(items: Sequence[dict[str, Any]]) -> tuple[EvalQuery, ...]:
-    return tuple(
-        EvalQuery(
-            id=str(q["id"]),
-            query=str(q["query"]),
-            must_contain=tuple(str(x) for x in q.get("must_contain", [])),
-            answer=tuple(str(x) for x in q.get("answer", [])),
-            hops=q.get("hops"),
-            note=str(q.get("note", "")),
-        )
-        for q in items
-    )
-
-
-def load_suite(path: Path | None = None) -> Suite:
-    """Read `bob_eval.yaml` (and the community id from `bob.yaml`)."""
-    text = path.read_text(encoding="utf-8") if path else (DATA / "bob_eval.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
-    graph = yaml.safe_load((DATA / "bob.yaml").read_text(encoding="utf-8"))
-    spec = data.get("queries") or data.get("spec") or []
-    return Suite(
-        queries=_parse(spec),
-        fresh=_parse(data.get("fresh", [])),
-        community_id=(graph.get("community") or {}).get("id"),
-    )
+#: `EvalQuery`, `Suite` and `load_suite` are also importable from here.
+__all__ = ["EvalQuery", "Suite", "judge", "load_suite", "path_hits", "run_suite"]
 
 
 def path_hits(path: PathResult, q: EvalQuery) -> bool:

@@ -16,6 +16,8 @@ import functools
 from pathlib import Path
 
 from pathrag_gds.config import METAQA_DIR
+from pathrag_gds.datasets.bob_suite import load_suite
+from pathrag_gds.datasets.metaqa_questions import read_questions
 from pathrag_gds.training.questions import normalize_question
 
 #: MetaQA files held out from training: dev and test of every hop count.
@@ -25,9 +27,6 @@ METAQA_SPLITS = ("qa_dev.txt", "qa_test.txt")
 @functools.cache
 def evaluation_questions(metaqa_dir: Path = METAQA_DIR) -> frozenset[str]:
     """Normalised Bob-suite questions (spec and fresh) and MetaQA dev/test questions found on disk."""
-    from pathrag_gds.evaluation.bob import load_suite
-    from pathrag_gds.evaluation.metaqa import read_questions
-
     suite = load_suite()
     out = {normalize_question(q.query) for q in (*suite.queries, *suite.fresh)}
     for hops in (1, 2, 3):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from model_fixtures import COMMITTED, committed_with_fp32
+from model_fixtures import COMMITTED
 
 from pathrag_gds import cli, export
 from pathrag_gds.config import ROOT_DIR, Settings
@@ -163,14 +163,17 @@ def test_length_sorted_batches_cover_all_once() -> None:
     assert max(lengths[i] for i in batches[1]) <= min(lengths[i] for i in batches[0])
 
 
-@pytest.mark.slow
-def test_fp32_and_int8_agree() -> None:
-    folder = committed_with_fp32()
-    fp = Embedder.load(model_dir=folder, quantization="fp32", threads=2)
-    q8 = Embedder.load(model_dir=folder, quantization="int8", threads=2)
-    texts = ["Where was Marie Curie born?", "Marie Curie was born in Warsaw.", "Toyota owns Lexus."]
-    cos = (fp.encode(texts) * q8.encode(texts)).sum(axis=1)
-    assert float(cos.min()) > 0.97
+def test_an_embedding_is_the_same_alone_and_in_a_batch(emb: Embedder) -> None:
+    """int8 runs one text per pass: batched next to others, a text's vector does not move."""
+    x = "Bob is owned by Jane."
+    others = [
+        "Whiskerville is a Place.",
+        "The spilled milk incident takes place in the kitchen of Bob's house on a sunny morning.",
+        "Martha owns Bob's house.",
+    ] * 4
+    alone = emb.encode([x])[0]
+    batched = emb.encode([*others, x], batch_size=64)[-1]
+    np.testing.assert_array_equal(alone, batched)
 
 
 def test_query_path_imports_no_torch() -> None:

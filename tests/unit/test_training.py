@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.training.pairs import PairBuilder, data_hash
 from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator, normalize_question, signature
@@ -96,6 +98,8 @@ def test_pairs_kinds_labels_and_hash() -> None:
     assert all(signature(q.path) == q.chain for q in qs)
 
 
+@pytest.mark.slow
+@pytest.mark.torch
 def test_tiny_training_ranks_positives_first() -> None:
     from pathrag_gds.encoders import get_embedder
     from pathrag_gds.scoring import BiEncoderScorer

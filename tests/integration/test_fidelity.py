@@ -19,7 +19,7 @@ from pathrag_gds import cli
 from pathrag_gds.encoders import Embedder
 from pathrag_gds.export import _tool_versions, quantize_int8, sha256
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.torch]
 
 
 def spearman(a: np.ndarray, b: np.ndarray) -> float:
@@ -41,6 +41,8 @@ def test_int8_ranks_like_fp32() -> None:
         top1.append(int(np.argmax(a)) == int(np.argmax(b)))
         rhos.append(spearman(a, b))
     agree, rho = float(np.mean(top1)), float(np.mean(rhos))
+    texts = ["Where was Marie Curie born?", "Marie Curie was born in Warsaw.", "Toyota owns Lexus."]
+    assert float((fp.encode(texts) * q8.encode(texts)).sum(axis=1).min()) > 0.97  # same vectors, nearly
     print(
         f"\nfidelity int8 vs fp32 on {len(cases)} questions x {len(cases[0][1])} texts: "
         f"top-1 agreement {agree:.3f}, mean Spearman {rho:.4f} (min {min(rhos):.3f})"

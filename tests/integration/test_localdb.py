@@ -1,4 +1,4 @@
-"""`db` command and local-server logic on bad input: no database needed, no server started.
+"""`db` command and local-server logic on bad input: the machine's Java, no server started.
 
 The CLI runs as a real subprocess (`python -m pathrag_gds db ...`) with its own throw-away Neo4j home
 (PATHRAG_NEO4J_HOME) so the shared server of `.neo4j/` is never touched. Every user error must end in
@@ -20,6 +20,8 @@ from pathrag_testutil import private_server_env
 from pathrag_gds import localdb
 from pathrag_gds.config import ROOT_DIR, Settings
 from pathrag_gds.errors import LocalServerError
+
+pytestmark = pytest.mark.integration
 
 
 @pytest.fixture

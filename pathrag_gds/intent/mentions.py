@@ -1,0 +1,126 @@
+"""The entities a question names: in brackets, by name, or in other words; and the text with them masked.
+
+Named and described entities are never the answer (unless the question asks about them: an attribute
+or definition question).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from pathrag_gds.intent.lexicon import DESCRIBED_MIN_WORDS, FUNCTION_WORDS, MASK, MIN_NAME_CHARS, STOP_WORDS
+from pathrag_gds.intent.text import stems
+from pathrag_gds.paths import EntityRecord, kind_nouns
+
+
+def bracket_mentions(question: str) -> list[str]:
+    """Mentions written in square brackets (`[Tom Cullen]`), as MetaQA marks topic entities.
+
+    Example:
+        >>> bracket_mentions("what films did [Tom Cullen] act in")
+        ['Tom Cullen']
+    """
+    return [m.strip() for m in re.findall(r"\[([^\]]+)\]", question) if m.strip()]
+
+
+def named_entities(question: str, entities: Iterable[EntityRecord]) -> dict[str, str]:
+    """Entities whose name occurs in the question as whole words: id -> name (names >= 3 chars).
+
+    A name inside a longer matched name is dropped (`Bob` vs `Bob the Cat`) only when both are the
+    same entity; different entities both count.
+
+    Example:
+        >>> named_entities("Who owns Bob?", [EntityRecord("b", ("Animal",), "Bob")])
+        {'b': 'Bob'}
+    """
+    q = question.lower()
+    out: dict[str, str] = {}
+    for e in entities:
+        name = e.name.lower().strip()
+        if len(name) >= MIN_NAME_CHARS and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", q):
+            out[e.id] = e.name
+    return out
+
+
+def mask_mentions(question: str, mentions: Iterable[str]) -> str:
+    """The question with bracketed and named mentions replaced by `X` (they are not the answer).
+
+    Example:
+        >>> mask_mentions("Did [Heat] star Al Pacino?", ["Al Pacino"])
+        'Did X star X?'
+    """
+    text = re.sub(r"\[[^\]]*\]", MASK, question)
+    for m in sorted(set(mentions), key=len, reverse=True):
+        if len(m) >= MIN_NAME_CHARS:
+            text = re.sub(rf"(?<!\w){re.escape(m)}(?!\w)", MASK, text, flags=re.IGNORECASE)
+    return text
+
+
+def described_entities(
+    question: str, entities: Iterable[EntityRecord], named: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Entities the question names in other words: id -> the name or kind it matched.
+
+    An entity is described when every word of its name, or of one of its kind attributes
+    (:func:`~pathrag_gds.paths.kind_nouns`: `event_type: first meeting`), occurs in the question
+    up to its stem, the name or kind has at least :data:`DESCRIBED_MIN_WORDS` content words
+    (one-word names are matched exactly, by :func:`named_entities`), and one of them is a word of
+    the question outside the `named` mentions (id -> name, as :func:`named_entities` returns; those
+    entities are skipped): a title inside a longer named title is not described by it ("Wild River"
+    in "The River Wild"), while "Kitchen clean-up" is, by "cleaned up" beside the named kitchen.
+
+    Example:
+        >>> cleanup = EntityRecord("c", ("Event",), "Kitchen clean-up")
+        >>> meeting = EntityRecord("m", ("Event",), "Encounter", "", {"event_type": "first meeting"})
+        >>> described_entities("Where was Bob when the kitchen was cleaned up?", [cleanup, meeting])
+        {'c': 'Kitchen clean-up'}
+        >>> described_entities("Where did Bob first meet Joy?", [cleanup, meeting])
+        {'m': 'first meeting'}
+    """
+    named = named or {}
+    q = set(stems(question))
+    outside = {w for w in stems(mask_mentions(question, named.values())) if w not in STOP_WORDS}
+    out: dict[str, str] = {}
+    for e in entities:
+        if e.id in named:
+            continue
+        for phrase in (e.name, *kind_nouns(e.attributes)):
+            phrase_stems = stems(phrase)
+            content = [w for w in phrase_stems if w not in FUNCTION_WORDS]
+            if (
+                len(content) >= DESCRIBED_MIN_WORDS
+                and all(w in q for w in phrase_stems)
+                and any(w in outside for w in content)
+            ):
+                out[e.id] = phrase
+                break
+    return out
+
+
+def type_mentions(text: str, named: Mapping[str, str], labels: Mapping[str, str]) -> str:
+    """`text` with each named mention replaced by its entity's type (`Bob` -> `the animal`).
+
+    Relation sentences are written in type words ("Animal hides in Place"), so a clause that says
+    what kind of thing its subject is matches them where `X` cannot. Brackets are masked as `X`.
+
+    Args:
+        text: a question or a clause of it.
+        named: entity id -> the mention in the text (:func:`named_entities`).
+        labels: entity id -> type label.
+
+    Example:
+        >>> type_mentions("Where was Bob?", {"bob": "Bob"}, {"bob": "Animal"})
+        'Where was the animal?'
+    """
+    kinds: dict[str, set[str]] = {}
+    for eid, mention in named.items():
+        kinds.setdefault(mention, set()).add(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", labels[eid]).lower())
+    out = mask_mentions(text, ())  # brackets only
+    for mention in sorted(kinds, key=len, reverse=True):
+        if len(mention) >= MIN_NAME_CHARS:
+            the = "the " + " or ".join(sorted(kinds[mention]))
+            out = re.sub(
+                rf"(?<!\w)(?:(?:the|an?)\s+)?{re.escape(mention)}(?!\w)", the, out, flags=re.IGNORECASE
+            )
+    return out

@@ -1,0 +1,167 @@
+"""Plain text handling for intent: words, crude English stems, the wh-word and its noun, the asked clause.
+
+No model and no ontology here: what the question's words say on their own.
+
+Example:
+    >>> head_noun("which village was bob in".split(), 0)
+    'village'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from pathrag_gds.intent.lexicon import (
+    ATTRIBUTE_OPENERS,
+    AUXILIARY_OPENERS,
+    KIND_OF_WORDS,
+    MASK,
+    NOUN_PHRASE_WORDS,
+    NOUN_WH,
+    NOUNLESS_WH,
+    PERSON_WH,
+    STOP_WORDS,
+    TEMPORAL_WORDS,
+)
+
+
+def singular(word: str) -> str:
+    """A crude English singular: `movies` -> `movie`, `languages` -> `language`, `boxes` -> `box`."""
+    w = word.lower()
+    if len(w) > 4 and w.endswith(("vies", "kies", "zies")):  # movies, cookies
+        return w[:-1]
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and re.search(r"(s|x|ch|sh)es$", w):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words (letters, digits, apostrophes).
+
+    Example:
+        >>> words("Who is Bob's owner?")
+        ['who', 'is', "bob's", 'owner']
+    """
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def stem(word: str) -> str:
+    """A crude English stem: :func:`singular`, then `-ing` / `-ed` off (`cleaned` -> `clean`).
+
+    Example:
+        >>> [stem(w) for w in ("cleaned", "meeting", "spilling", "stopped", "used", "incidents")]
+        ['clean', 'meet', 'spill', 'stop', 'used', 'incident']
+    """
+    w = singular(word)
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":  # stopped -> stop, not spill
+                w = w[:-1]
+            break
+    return w
+
+
+def stems(text: str) -> list[str]:
+    """The stems of the words of `text` (apostrophes split words)."""
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+
+
+def noun_phrase(tokens: Sequence[str], start: int) -> list[str]:
+    """Up to two words of the noun phrase after position `start` (`which village` -> [`village`]).
+
+    Leading `the`/`kind of`/auxiliaries are skipped (`what are the languages`); when the skipped words
+    hold an auxiliary verb followed by the subject (`what did X ...`, `what was X the director of`)
+    the words after it are not a type word, so the phrase is empty.
+
+    Example:
+        >>> noun_phrase("what kind of animal is x".split(), 0), noun_phrase("what did x star in".split(), 0)
+        (['animal'], [])
+    """
+    phrase: list[str] = []
+    i = start + 1
+    skipped: list[str] = []
+    while i < len(tokens) and tokens[i] in STOP_WORDS:
+        if tokens[i] in KIND_OF_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "of":
+            skipped.append(tokens[i])
+            i += 2
+            continue
+        skipped.append(tokens[i])
+        i += 1
+    if MASK.lower() in skipped or (skipped and skipped[0] in AUXILIARY_OPENERS):
+        return []
+    while i < len(tokens) and tokens[i] not in STOP_WORDS and len(phrase) < NOUN_PHRASE_WORDS:
+        phrase.append(tokens[i])
+        i += 1
+    return phrase
+
+
+def head_noun(tokens: Sequence[str], start: int) -> str:
+    """The last word of :func:`noun_phrase` (the head of a short English noun phrase)."""
+    phrase = noun_phrase(tokens, start)
+    return phrase[-1] if phrase else ""
+
+
+def wh_and_noun(masked: str) -> tuple[str, str]:
+    """The wh-word and the noun it asks about (`which village` -> (`which`, `village`)).
+
+    `which`/`what` take the noun after them (`what movies`, `what are the languages`, `what was the
+    release year`); `who`/`where`/`when` need no noun (`who is the director` keeps `director` only
+    as a hint for relations, not as the type word). `how old` and the other
+    :data:`~pathrag_gds.intent.lexicon.ATTRIBUTE_OPENERS` give (`how`, the property).
+
+    Example:
+        >>> wh_and_noun("In which village was X?"), wh_and_noun("how old is X")
+        (('which', 'village'), ('how', 'old'))
+    """
+    tokens = words(masked)
+    if any(w in PERSON_WH for w in tokens):
+        return ("who" if "who" in tokens else "whom"), ""
+    for i, w in enumerate(tokens):
+        if w in NOUN_WH:
+            phrase = [n for n in noun_phrase(tokens, i) if not n.endswith("'s")]
+            return w, " ".join(phrase)
+        if w in NOUNLESS_WH:
+            return w, ""
+    low = masked.lower()
+    for opener in ATTRIBUTE_OPENERS:
+        if low.startswith(opener):
+            return "how", opener.split()[1]
+    return "", ""
+
+
+def main_clause(question: str, wh: str, mentions: Iterable[str] = ()) -> str | None:
+    """The clause a wh-word asks about, when a clause of time follows it; else None.
+
+    "Where was Bob when the kitchen was cleaned up?" asks where Bob was; the clean-up only says
+    when. A `when` that is itself the question's wh-word (MetaQA's "[Macbeth], when was it
+    released") opens no later clause, nor does one inside a name (`[When Nietzsche Wept]`, or any
+    of `mentions`).
+
+    Example:
+        >>> main_clause("Where was Bob when the kitchen was cleaned up?", "where")
+        'Where was Bob?'
+        >>> main_clause("the movie [Macbeth], when was it released", "when") is None
+        True
+        >>> main_clause("what is [When Harry Met Sally] about", "what") is None
+        True
+    """
+    if not wh:
+        return None
+    low = re.sub(r"\[[^\]]*\]", lambda m: "_" * len(m.group()), question.lower())
+    for mention in mentions:
+        low = re.sub(rf"(?<!\w){re.escape(mention.lower())}(?!\w)", lambda m: "_" * len(m.group()), low)
+    at = re.search(rf"(?<!\w){re.escape(wh)}(?!\w)", low)
+    if at is None:
+        return None
+    later_words = "|".join(TEMPORAL_WORDS)
+    later = re.search(rf"(?<![\w'])(?:{later_words})(?![\w'])", low[at.end() :])
+    if later is None:
+        return None
+    head = question[: at.end() + later.start()].rstrip(" ,;:-")
+    return head + "?" if len(words(head)) >= 2 else None

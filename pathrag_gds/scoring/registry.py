@@ -1,0 +1,105 @@
+"""The process-wide scorer of each community: the bi-encoder, or a cascade where `tune` made a model."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from pathlib import Path
+
+from pathrag_gds.config import Settings, get_settings
+from pathrag_gds.encoders import get_embedder
+from pathrag_gds.scoring.base import Scorer
+from pathrag_gds.scoring.bi_encoder import BiEncoderScorer
+from pathrag_gds.scoring.cascade import CascadeScorer
+from pathrag_gds.scoring.cross_encoder import CrossEncoderScorer
+from pathrag_gds.scoring.pooled import PooledBiEncoderScorer
+
+log = logging.getLogger(__name__)
+
+#: The hint logged once when a community has no tuned cross-encoder.
+TUNE_HINT = (
+    "no tuned cross-encoder for community {community!r}: scoring with the bi-encoder alone; "
+    "`python -m pathrag_gds tune --community {community}` trains one for this graph "
+    "(see docs/tuning.md for when it helps)"
+)
+
+
+def tuned_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
+    """Where `tune` puts the cross-encoder of a community: `models/tuned-<community>/`.
+
+    Characters outside letters, digits, `.`, `_` and `-` become `_`.
+
+    Example:
+        >>> tuned_model_dir(Settings(), "metaqa", Path("models")).as_posix()
+        'models/tuned-metaqa'
+    """
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", community_id)
+    return (models_dir or settings.models_dir) / f"tuned-{safe}"
+
+
+_scorers: dict[tuple[object, ...], Scorer] = {}
+_scorers_lock = threading.Lock()
+_hinted: set[str] = set()
+
+
+def _bi_scorer(s: Settings) -> BiEncoderScorer:
+    pooling = s.bi_encoder_pooling
+    key: tuple[object, ...] = (str(s.models_dir / s.embedding_model), s.quantization, s.threads, pooling)
+    scorer = _scorers.get(key)
+    if scorer is None:
+        emb = get_embedder(s)
+        scorer = (
+            PooledBiEncoderScorer(emb, mean_weight=s.pooled_mean_weight)
+            if pooling == "sentences"
+            else BiEncoderScorer(emb)
+        )
+        _scorers[key] = scorer
+    assert isinstance(scorer, BiEncoderScorer)
+    return scorer
+
+
+def get_scorer(settings: Settings | None = None, community_id: str | None = None) -> Scorer:
+    """The process-wide scorer for a query's community (cached).
+
+    A :class:`CascadeScorer` (bi-encoder + the community's tuned cross-encoder, `Settings.cascade_k`)
+    when `models/tuned-<community>/manifest.json` exists and `cascade_k` > 0; otherwise the
+    :class:`BiEncoderScorer`, with a one-time hint to run `tune` for that community.
+
+    Example:
+        >>> get_scorer().name  # doctest: +SKIP
+        'bi-encoder'
+    """
+    s = settings or get_settings()
+    with _scorers_lock:
+        bi = _bi_scorer(s)
+        if community_id is None or s.cascade_k <= 0:
+            return bi
+        model_dir = tuned_model_dir(s, community_id)
+        if not (model_dir / "manifest.json").is_file():
+            if community_id not in _hinted:
+                _hinted.add(community_id)
+                log.warning(TUNE_HINT.format(community=community_id))
+            return bi
+        key: tuple[object, ...] = (
+            "cascade",
+            str(model_dir),
+            s.quantization,
+            s.threads,
+            s.cascade_k,
+            s.cascade_alpha,
+            s.cascade_floor,
+        )
+        scorer = _scorers.get(key)
+        if scorer is None:
+            cross = CrossEncoderScorer.load(model_dir, quantization=s.quantization, threads=s.threads)
+            scorer = CascadeScorer(bi, cross, s.cascade_k, s.cascade_alpha, s.cascade_floor)
+            _scorers[key] = scorer
+        return scorer
+
+
+def reset_scorers() -> None:
+    """Forget cached scorers and hints (tests, after `tune`)."""
+    with _scorers_lock:
+        _scorers.clear()
+        _hinted.clear()
