@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "models",
     "load",
     "index",
+    "communities",
     "query",
     "eval",
     "intent",
