@@ -29,7 +29,7 @@ from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
 from pathrag_gds.indexing import TextEncoder, ensure_vector_index
 
-#: Example summaries a report keeps (the best rated of the coarsest level).
+#: Example summaries a report keeps (the best rated of the coarsest levels).
 EXAMPLES = 3
 
 
@@ -145,10 +145,7 @@ def build_clusters(
     report.seconds["delete old"] = time.perf_counter() - t1
 
     report.levels = cluster_state(graph, community)["levels"]
-    top = max(sm.cluster.level for sm in summaries)
-    report.examples = sorted(
-        (sm for sm in summaries if sm.cluster.level == top), key=lambda sm: (-sm.rating, sm.title)
-    )[:EXAMPLES]
+    report.examples = sorted(summaries, key=lambda sm: (-sm.cluster.level, -sm.rating, sm.title))[:EXAMPLES]
     report.seconds["total"] = time.perf_counter() - t0
     report.peak_rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     return report

@@ -80,6 +80,13 @@ class ModeWeights:
     inheritance: float
     global_: float
 
+    def __post_init__(self) -> None:
+        for name, value in zip(
+            WEIGHT_NAMES, (self.vector, self.graph, self.inheritance, self.global_), strict=True
+        ):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+                raise InvalidInput(f"the {name} weight must be a number between 0 and 1 (got {value!r})")
+
     @classmethod
     def resolve(
         cls, settings: Settings, given: Mapping[str, float | None] | ModeWeights | None
@@ -90,13 +97,8 @@ class ModeWeights:
             InvalidInput: an unknown name, or a weight outside [0, 1].
         """
         if isinstance(given, ModeWeights):
-            given = {
-                "vector": given.vector,
-                "graph": given.graph,
-                "inheritance": given.inheritance,
-                "global": given.global_,
-            }
-        values = {
+            return given
+        values: dict[str, float] = {
             "vector": settings.mix_vector_weight,
             "graph": settings.mix_graph_weight,
             "inheritance": settings.mix_inheritance,
@@ -105,11 +107,8 @@ class ModeWeights:
         for name, value in (given or {}).items():
             if name not in values:
                 raise InvalidInput(f"unknown weight {name!r}: the weights are {', '.join(WEIGHT_NAMES)}")
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
-                raise InvalidInput(f"the {name} weight must be a number between 0 and 1 (got {value!r})")
-            values[name] = float(value)
+            if value is not None:
+                values[name] = value
         return cls(values["vector"], values["graph"], values["inheritance"], values["global"])
 
 
