@@ -110,8 +110,8 @@ def governing_ontology(
         "load an ontology for readable phrasing and intent"
     )
     return Ontology.inferred_from(
-        info.labels - {settings.entity_label, settings.community_label},
-        info.types - STRUCTURAL_TYPES,
+        info.labels - {settings.entity_label, settings.community_label, settings.cluster_label},
+        info.types - STRUCTURAL_TYPES - {settings.cluster_rel},
     )
 
 

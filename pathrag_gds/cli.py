@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "models",
     "load",
     "index",
+    "communities",
     "query",
     "eval",
     "intent",

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, unit_of_work
 from neo4j.exceptions import (
@@ -31,6 +31,9 @@ from neo4j.exceptions import (
 from pathrag_gds.config import CYPHER_DIR, Settings, get_settings
 from pathrag_gds.errors import DatabaseUnavailable, SchemaError
 from pathrag_gds.search.context import RoundTripCounter
+
+if TYPE_CHECKING:  # pragma: no cover
+    from graphdatascience import GraphDataScience
 
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -161,8 +164,33 @@ class Graph:
             "next_chunk": s.next_chunk_rel,
             "mentioned_in": s.mentioned_in_rel,
             "chunk_vector_index": s.chunk_vector_index,
+            "cluster_label": s.cluster_label,
+            "cluster_rel": s.cluster_rel,
+            "cluster_vector_index": s.cluster_vector_index,
         }
         return {k: quote_identifier(v) for k, v in names.items()}
+
+    def gds(self) -> GraphDataScience:
+        """The Graph Data Science client (`graphdatascience`) on this connection, for GDS algorithms.
+
+        Raises:
+            SchemaError: the server has no GDS plugin.
+            DatabaseUnavailable: the server cannot be reached.
+        """
+        try:  # first: the client closes the driver it was given when GDS is missing
+            self.read("version_gds")
+        except ClientError as exc:
+            raise SchemaError(
+                "the Neo4j server has no Graph Data Science plugin: use the local server "
+                "(`python -m pathrag_gds db start` installs GDS) or add GDS 2.x to yours"
+            ) from exc
+        from graphdatascience import GraphDataScience
+        from graphdatascience.error.unable_to_connect import UnableToConnectError
+
+        try:
+            return GraphDataScience(self.driver, database=self.database, arrow=False)
+        except UnableToConnectError as exc:
+            raise DatabaseUnavailable(_unavailable_message(self.settings, exc)) from exc
 
     def render(self, name: str, extra: Mapping[str, str] | None = None) -> str:
         """The statement `cypher/<name>.cypher` with its `{{placeholders}}` filled and quoted."""

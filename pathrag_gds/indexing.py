@@ -166,9 +166,7 @@ def embed_entities(
                 )
             graph.write(
                 "index_write_embeddings",
-                rows=[
-                    {"id": r["id"], "vector": v.tolist()} for r, v in zip(rows, vectors, strict=True)
-                ],
+                rows=[{"id": r["id"], "vector": v.tolist()} for r, v in zip(rows, vectors, strict=True)],
             )
             report.embedded += len(rows)
             bar.update(len(rows))
@@ -187,6 +185,20 @@ def vector_index_state(graph: Graph, name: str | None = None) -> dict[str, Any] 
     return rows[0] if rows else None
 
 
+#: The vector indexes: kind -> (settings field of its name, settings field of its label, creating
+#: statement, the variable that renames it).
+VECTOR_INDEXES = {
+    "entity": ("vector_index", "entity_label", "index_create_vector", "PATHRAG_VECTOR_INDEX"),
+    "chunk": ("chunk_vector_index", "chunk_label", "index_create_chunk_vector", "PATHRAG_CHUNK_VECTOR_INDEX"),
+    "cluster": (
+        "cluster_vector_index",
+        "cluster_label",
+        "index_create_cluster_vector",
+        "PATHRAG_CLUSTER_VECTOR_INDEX",
+    ),
+}
+
+
 def ensure_vector_index(
     graph: Graph,
     dim: int,
@@ -194,25 +206,26 @@ def ensure_vector_index(
     timeout: float = 900.0,
     progress: bool = True,
     chunks: bool = False,
+    kind: str = "entity",
 ) -> dict[str, Any]:
     """Create the vector index if missing and wait until it is ONLINE.
 
-    `chunks`: the chunk index (`chunk_vector_index` on the chunk label) instead of the entity index.
+    `kind`: `entity` (the seeds'), `chunk` (`chunks=True` too) or `cluster` (the cluster summaries').
 
     Raises:
         SchemaError: an index of that name exists with another definition, or it FAILED or did not
             come online within `timeout` seconds.
     """
     s = graph.settings
-    name = s.chunk_vector_index if chunks else s.vector_index
+    name_field, label_field, create, setting = VECTOR_INDEXES["chunk" if chunks else kind]
+    name = str(getattr(s, name_field))
     state = vector_index_state(graph, name)
     if state is None:
-        graph.schema_command("index_create_chunk_vector" if chunks else "index_create_vector", dim=dim)
+        graph.schema_command(create, dim=dim)
         state = vector_index_state(graph, name)
     if state is None:
         raise SchemaError(f"vector index {name!r} was not created; check the server log")
-    expected = ([s.chunk_label if chunks else s.entity_label], [s.embedding_property])
-    setting = "PATHRAG_CHUNK_VECTOR_INDEX" if chunks else "PATHRAG_VECTOR_INDEX"
+    expected = ([str(getattr(s, label_field))], [s.embedding_property])
     if (
         state.get("type") != "VECTOR"
         or (state.get("labelsOrTypes"), state.get("properties")) != expected

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
+
+from pathrag_gds.answer import Answer, extractive_answer
 
 
 class NodeOut(BaseModel):
@@ -71,11 +73,38 @@ class PathResult(BaseModel):
     sources: list[SourceChunk] = Field(default_factory=list)
     #: the relation chain walked, one `type:out` / `type:in` per hop
     chain: list[str] = Field(default_factory=list)
+    #: mix mode: how it was found (`vector match`, or the expansion rule and the relation walked)
+    reason: str = ""
+    #: mix mode: the results it is related to (the vector results it was expanded from, or the graph
+    #: results a vector result inherited from); hybrid mode: the clusters it falls in
+    related: list[str] = Field(default_factory=list)
 
     @property
     def node_ids(self) -> list[str]:
         """Ids of the path's nodes, in walk order."""
         return [n.id for n in self.nodes]
+
+
+class ClusterEntity(BaseModel):
+    """A member of a cluster, with its centrality (PageRank) in the community."""
+
+    id: str
+    name: str
+    labels: list[str]
+    centrality: float = 0.0
+
+
+class ClusterResult(BaseModel):
+    """A cluster of the community's entities (`communities`), as the global and hybrid modes show it."""
+
+    id: str
+    level: int = Field(description="0: the finest level of the hierarchy")
+    title: str
+    summary: str
+    rating: float = Field(description="0-10: its share of PageRank against the largest of its level")
+    size: int
+    score: float = Field(description="cosine of its summary to the question")
+    top_entities: list[ClusterEntity] = Field(default_factory=list)
 
 
 class Seed(BaseModel):
@@ -111,6 +140,16 @@ class PathRagResult(BaseModel):
     round_trips: int
     depths: list[DepthStat] = Field(default_factory=list)
     explored: int = 0
+    #: the scoring mode of the paths (`option-d` or `a3`; None where the mode scores otherwise)
+    scoring: str | None = None
+    #: global and hybrid modes: the clusters that best match the question
+    clusters: list[ClusterResult] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def answer(self) -> Answer | None:
+        """The extractive answer: the best path's answer, the path in words, a supporting sentence."""
+        return extractive_answer(self.paths, self.clusters)
 
     @property
     def best(self) -> PathResult | None:

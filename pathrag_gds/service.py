@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -36,6 +36,7 @@ from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.expanders import Neo4jExpander, entity_record
 from pathrag_gds.graph import Graph
 from pathrag_gds.intent import infer_intent, relations_allowed
+from pathrag_gds.modes import ModeRequest, ModeWeights, RetrievalMode, parse_mode
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord, Path
 from pathrag_gds.provenance import chunk_seed_rows, parse_as_of, read_sources
@@ -212,13 +213,14 @@ class PathRag:
         max_depth: int | None = None,
         seed_n: int | None = None,
         *,
-        mode: ScoringMode | str | None = None,
+        mode: RetrievalMode | ScoringMode | str | None = None,
         relations: Sequence[str] | None = None,
         seed_ids: list[str] | None = None,
         on_depth: DepthCallback | None = None,
         cancel: threading.Event | None = None,
         timeout: float | None = None,
         as_of: str | datetime | None = None,
+        weights: ModeWeights | Mapping[str, float | None] | None = None,
     ) -> PathRagResult:
         """Return the top-N paths that answer `query`.
 
@@ -229,7 +231,9 @@ class PathRag:
             top_n: paths to return.
             max_depth: longest path, in hops (0 = seeds only).
             seed_n: seed entities taken from the vector index.
-            mode: `option-d` (raw scores) or `a3` (per-depth min-max minus a depth penalty).
+            mode: `local` (the path search), `global`, `hybrid`, `mix` or `naive` (`pathrag_gds.modes`);
+                or a scoring mode of local: `option-d` (raw scores) or `a3` (per-depth min-max
+                minus a depth penalty).
             relations: walk only these relationship types (must exist in the database).
             seed_ids: start from these entity ids (already linked by the caller, e.g. a KGQA topic
                 entity) instead of the vector index; fetched in one round trip, `seed_n` ignored.
@@ -238,6 +242,8 @@ class PathRag:
             timeout: seconds; past it the search stops with `QueryTimeout`.
             as_of: cite (and seed from) the document versions valid at this moment (ISO 8601 or a
                 datetime; None: the current versions).
+            weights: mix and hybrid weights (`vector`, `graph`, `inheritance`, `global`, each in
+                [0, 1]; None: the settings').
 
         Raises:
             InvalidInput: a bad question or parameter.
@@ -248,10 +254,33 @@ class PathRag:
         top_n = s.top_n if top_n is None else top_n
         max_depth = s.max_depth if max_depth is None else max_depth
         seed_n = s.seed_n if seed_n is None else seed_n
-        mode = ScoringMode(mode) if mode is not None else s.mode
+        retrieval, scoring = parse_mode(mode)
+        mode = scoring or s.mode
+        max_depth = 0 if retrieval is RetrievalMode.NAIVE else max_depth
+        mode_weights = ModeWeights.resolve(s, weights)
         self._validate(query, top_n, max_depth, seed_n, community_id)
         if seed_ids is not None and (not seed_ids or not all(isinstance(x, str) and x for x in seed_ids)):
             raise InvalidInput("seed_ids must be a non-empty list of entity ids (None: vector seeds)")
+        if retrieval in (RetrievalMode.GLOBAL, RetrievalMode.HYBRID, RetrievalMode.MIX):
+            from pathrag_gds.modes.run import run_mode
+
+            request = ModeRequest(
+                query=query,
+                community_id=community_id,
+                ontology_id=ontology_id,
+                top_n=top_n,
+                max_depth=max_depth,
+                seed_n=seed_n,
+                scoring=mode,
+                weights=mode_weights,
+                relations=relations,
+                seed_ids=seed_ids,
+                on_depth=on_depth,
+                cancel=cancel,
+                timeout=timeout,
+                as_of=as_of,
+            )
+            return run_mode(self, retrieval, request)
         ontology = self.ontology_for(community_id, ontology_id)
         whitelist = relation_whitelist(self.info, ontology, relations)
 
@@ -311,7 +340,8 @@ class PathRag:
         ctx.timings["db"] = ctx.counter.seconds * 1000.0
         return PathRagResult(
             query=query,
-            mode=mode.value,
+            mode=retrieval.value,
+            scoring=mode.value,
             scorer=getattr(scorer, "name", type(scorer).__name__),
             community_id=community_id,
             paths=paths,

@@ -110,3 +110,20 @@ def demo_community(graph: Graph) -> str:
     if proc.returncode != 0:
         pytest.fail(f"`load demo` failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
     return DEMO_COMMUNITY
+
+
+@pytest.fixture(scope="session")
+def demo_clusters(demo_community: str) -> dict[str, Any]:
+    """`python -m pathrag_gds communities` on the demo graph (in-process CLI): its JSON report."""
+    import contextlib
+    import io
+    import json
+
+    from pathrag_gds.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["communities", "--community", demo_community, "--json"])
+    assert status == 0, out.getvalue()
+    report: dict[str, Any] = json.loads(out.getvalue())
+    return report

@@ -12,14 +12,29 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from pathrag_gds.answer import Answer
 from pathrag_gds.api.errors import ApiError
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput
+from pathrag_gds.modes import MODES
 from pathrag_gds.provenance import parse_as_of
-from pathrag_gds.results import AnswerCandidate, DepthStat, EdgeOut, NodeOut, PathRagResult, PathResult, Seed
+from pathrag_gds.results import (
+    AnswerCandidate,
+    ClusterResult,
+    DepthStat,
+    EdgeOut,
+    NodeOut,
+    PathRagResult,
+    PathResult,
+    Seed,
+)
 
-#: Query modes: `local` walks the graph (the beam search), `naive` scores vector seeds only.
-VALID_MODES = ("local", "naive")
+#: Query modes (`pathrag_gds.modes`): `local` walks the graph (the beam search), `global` reads the
+#: cluster summaries, `hybrid` ranks paths with their clusters, `mix` scores vector and graph results
+#: with inheritance, `naive` scores vector seeds only.
+VALID_MODES = MODES
+#: Modes to which `hop_depth` does not apply.
+NO_HOPS = ("global", "naive")
 
 #: Fields that would let a client point the server at another database (server-side request forgery).
 FORBIDDEN_FIELDS = frozenset(
@@ -92,9 +107,14 @@ class QueryOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    mode: str | None = Field(None, description="`local` (beam search over the graph) or `naive` (seeds only)")
+    mode: str | None = Field(
+        None,
+        description="`local` (beam search over the graph), `global` (cluster summaries), `hybrid` (paths "
+        "with their clusters), `mix` (vector + graph results with inheritance) or `naive` (seeds only)",
+    )
     hop_depth: int | None = Field(
-        None, description="longest path in hops (1..PATHRAG_API_MAX_HOP_DEPTH); ignored by `naive`"
+        None,
+        description="longest path in hops (1..PATHRAG_API_MAX_HOP_DEPTH); ignored by `global` and `naive`",
     )
     top_n: int | None = Field(None, description="paths to return")
     seed_n: int | None = Field(None, description="seed entities taken from the vector index")
@@ -120,6 +140,20 @@ class QueryRequest(QueryOptions):
         None,
         max_length=64,
         description="cite the document versions valid at this ISO 8601 moment (default: the current ones)",
+    )
+    vector_weight: float | None = Field(None, ge=0.0, le=1.0, description="mix: weight of the vector score")
+    graph_weight: float | None = Field(None, ge=0.0, le=1.0, description="mix: weight of the graph score")
+    inheritance_factor: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="mix: share of the related graph results' mean score a vector result inherits",
+    )
+    global_weight: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="hybrid: weight of the cluster summary's match added to a path's score",
     )
 
     @field_validator("question")
@@ -166,6 +200,8 @@ class Effective(BaseModel):
     community_id: str | None
     #: document versions valid at this ISO 8601 moment (None: the current ones); per query only
     as_of: str | None = None
+    #: mix / hybrid weights given with the query (`vector`, `graph`, `inheritance`, `global`); per query only
+    weights: dict[str, float] = Field(default_factory=dict)
 
 
 def resolve(
@@ -207,8 +243,16 @@ def resolve(
                 "invalid_request",
                 f"{name} must be between {lo} and {hi} (got {value}): send a value in range",
             )
-    if eff.mode == "naive":
-        eff.hop_depth = 0  # vector seeds only, scored, no expansion
+    if eff.mode in NO_HOPS:
+        eff.hop_depth = 0  # naive: vector seeds only, scored, no expansion; global: cluster summaries
+    if isinstance(request, QueryRequest):
+        given = {
+            "vector": request.vector_weight,
+            "graph": request.graph_weight,
+            "inheritance": request.inheritance_factor,
+            "global": request.global_weight,
+        }
+        eff.weights = {k: v for k, v in given.items() if v is not None}
     if isinstance(request, QueryRequest) and request.as_of is not None:
         try:
             parse_as_of(request.as_of)
@@ -242,6 +286,11 @@ class PathOut(BaseModel):
     sources: list[dict[str, Any]] = Field(default_factory=list)
     chain: list[str] = Field(
         default_factory=list, description="the relation chain walked: `type:out` / `type:in` per hop"
+    )
+    reason: str = Field("", description="mix: how the result was found (vector match, or the expansion rule)")
+    related: list[str] = Field(
+        default_factory=list,
+        description="mix: the results it was expanded from, or inherited from; hybrid: its cluster",
     )
 
 
@@ -277,12 +326,21 @@ class QueryResponse(BaseModel):
     top_n: int
     seed_n: int
     community_id: str | None
-    answer: str | None = Field(description="the best answer candidate (end of the #1 path), or null")
+    answer: str | None = Field(
+        description="the extractive answer: the #1 path's answer, the path in words and a supporting "
+        "source sentence (global: the best cluster's title and summary), or null"
+    )
+    answer_detail: Answer | None = Field(None, description="the parts of `answer`")
     answers: list[AnswerCandidate] = Field(description="answer candidates of all paths, best first")
     paths: list[PathOut]
     detailed_results: list[SeedGroup]
     seeds: list[Seed]
+    clusters: list[ClusterResult] = Field(
+        default_factory=list,
+        description="global and hybrid: the clusters that match, with their central entities",
+    )
     scorer: str
+    scoring: str | None = Field(None, description="the scoring mode of the paths (`option-d` or `a3`)")
     timings_ms: dict[str, float]
     round_trips: int
     depths: list[DepthStat]
@@ -312,6 +370,8 @@ def path_out(p: PathResult) -> PathOut:
         answer_candidates=p.answer_candidates,
         sources=[s.model_dump() for s in p.sources],
         chain=p.chain,
+        reason=p.reason,
+        related=p.related,
     )
 
 
@@ -366,8 +426,7 @@ def query_response(
             if a.id not in seen:
                 seen.add(a.id)
                 answers.append(a)
-    best = result.paths[0] if result.paths else None
-    answer = best.answer_candidates[0].name if best and best.answer_candidates else None
+    answer = result.answer
     return QueryResponse(
         question=question,
         request_id=request_id,
@@ -378,12 +437,15 @@ def query_response(
         top_n=eff.top_n,
         seed_n=eff.seed_n,
         community_id=eff.community_id,
-        answer=answer,
+        answer=answer.text if answer else None,
+        answer_detail=answer,
         answers=answers,
         paths=[path_out(p) for p in result.paths],
         detailed_results=detailed_results(result.paths),
         seeds=result.seeds,
+        clusters=result.clusters,
         scorer=result.scorer,
+        scoring=result.scoring,
         timings_ms=result.timings_ms,
         round_trips=result.round_trips,
         depths=result.depths,

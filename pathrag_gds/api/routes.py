@@ -20,6 +20,7 @@ from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
 from pathrag_gds.api.models import (
     ERROR_RESPONSES,
+    NO_HOPS,
     DepthEvent,
     Effective,
     QueryRequest,
@@ -494,7 +495,7 @@ async def session_query(session_id: str, body: QueryRequest, request: Request) -
     session = state.sessions.touch(session_id, get_caller(request).owner)
     defaults = Effective(
         mode=session.mode,
-        hop_depth=session.hop_depth if session.mode != "naive" else 1,
+        hop_depth=session.hop_depth if session.mode not in NO_HOPS else 1,
         top_n=session.top_n,
         seed_n=session.seed_n,
         community_id=session.community_id,

@@ -160,6 +160,8 @@ class SearchRunner:
                         cancel=job.cancel,
                         timeout=remaining,
                         as_of=opts.as_of,
+                        mode=opts.mode,
+                        weights=opts.weights,
                     )
             finally:
                 self._slots.release()

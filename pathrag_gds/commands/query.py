@@ -8,6 +8,9 @@ import json
 from rich.console import Console
 from rich.table import Table
 
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.modes import MODES, WEIGHT_NAMES
+from pathrag_gds.results import PathRagResult, PathResult
 from pathrag_gds.scoring_mode import ScoringMode
 
 
@@ -18,7 +21,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top-n", type=int, default=None, help="paths to return (default 5)")
     p.add_argument("--max-depth", type=int, default=None, help="longest path in hops (default 6)")
     p.add_argument("--seed-n", type=int, default=None, help="seed entities (default 30)")
-    p.add_argument("--mode", choices=[m.value for m in ScoringMode], default=None, help="scoring mode")
+    p.add_argument(
+        "--mode",
+        choices=[*MODES, *(m.value for m in ScoringMode)],
+        default=None,
+        help="local (paths, the default), global (cluster summaries; run `communities` first), hybrid "
+        "(paths with their clusters), mix (vector + graph with inheritance), naive (seeds only); "
+        "option-d / a3: local, scored so",
+    )
+    p.add_argument(
+        "--weight",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"a mix / hybrid weight in [0, 1]: {', '.join(WEIGHT_NAMES)} (repeat for several)",
+    )
     p.add_argument("--community", default=None, help="confine the search to one community id")
     p.add_argument("--ontology", default=None, help="ontology id whose relations may be walked")
     p.add_argument(
@@ -44,26 +61,68 @@ def run(args: argparse.Namespace) -> int:
         seed_n=args.seed_n,
         mode=args.mode,
         as_of=args.as_of,
+        weights=parse_weights(getattr(args, "weight", [])),
     )
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
         return 0
     console = Console()
-    table = Table(title=f"{args.question}", show_lines=True)
+    if result.clusters and not result.paths:
+        _clusters_table(console, args.question, result)
+    else:
+        _paths_table(console, args.question, result)
+    if result.answer is not None:
+        console.print(f"[bold]answer:[/bold] {result.answer.text}", highlight=False)
+    t = result.timings_ms
+    console.print(
+        f"[dim]mode {result.mode}{f' ({result.scoring})' if result.scoring else ''}, scorer {result.scorer}, "
+        f"{result.round_trips} database round trips, {result.explored} paths explored; ms: "
+        + ", ".join(f"{k} {v:.0f}" for k, v in t.items())
+        + "[/dim]"
+    )
+    return 0
+
+
+def parse_weights(items: list[str]) -> dict[str, float | None]:
+    """`NAME=VALUE` items as a weights mapping (the service checks names and range).
+
+    Raises:
+        InvalidInput: an item that is not `NAME=number`.
+    """
+    out: dict[str, float | None] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            out[name.strip()] = float(value)
+        except ValueError:
+            raise InvalidInput(f"--weight {item!r}: write NAME=VALUE, e.g. --weight vector=0.6") from None
+    return out
+
+
+def _clusters_table(console: Console, question: str, result: PathRagResult) -> None:
+    table = Table(title=question, show_lines=True)
+    for col in ("#", "score", "level", "rating", "cluster", "central entities"):
+        table.add_column(col, justify="right" if col in ("#", "score", "level", "rating") else "left")
+    for i, c in enumerate(result.clusters, start=1):
+        names = ", ".join(e.name for e in c.top_entities)
+        table.add_row(
+            str(i), f"{c.score:.4f}", str(c.level), f"{c.rating:.1f}", f"{c.title}\n{c.summary}", names
+        )
+    console.print(table)
+
+
+def _paths_table(console: Console, question: str, result: PathRagResult) -> None:
+    table = Table(title=question, show_lines=True)
     table.add_column("#", justify="right")
     table.add_column("score", justify="right")
     table.add_column("hops", justify="right")
     table.add_column("path")
-    table.add_column("chain (p) / text score")
+    table.add_column("why (score parts)")
     table.add_column("answer")
     for p in result.paths:
         route = "\n".join(p.path_context) if p.path_context else p.nodes[0].name
         answer = p.answer_candidates[0].name if p.answer_candidates else ""
-        parts = p.score_parts
-        chain = " > ".join(p.chain) or "(the entity itself)"
-        why = f"{chain} ({parts['chain']:.2f})\n" if "chain" in parts else ""
-        why += f"text {parts.get('model', 0.0):.3f}"
-        table.add_row(str(p.rank), f"{p.score:.4f}", str(p.depth), route, why, answer)
+        table.add_row(str(p.rank), f"{p.score:.4f}", str(p.depth), route, _why(p), answer)
     console.print(table)
     if result.paths and result.paths[0].sources:
         src = result.paths[0].sources[0]
@@ -74,9 +133,19 @@ def run(args: argparse.Namespace) -> int:
             path = [h for h in src.headings if h != title]
             where = " > ".join([title, *path]) + at
         console.print(f"[dim]source of #1 ({where}):[/dim] {src.text}", highlight=False)
-    t = result.timings_ms
-    console.print(
-        f"[dim]mode {result.mode}, scorer {result.scorer}, {result.round_trips} database round trips, "
-        f"{result.explored} paths explored; ms: " + ", ".join(f"{k} {v:.0f}" for k, v in t.items()) + "[/dim]"
-    )
-    return 0
+
+
+def _why(p: PathResult) -> str:
+    """The score parts worth showing: mix's breakdown and reason, else the chain and the text score."""
+    parts = p.score_parts
+    if "combined" in parts and "vector" in parts:
+        return (
+            f"vector {parts['vector']:.3f}, graph {parts['graph']:.3f}, inherited {parts['inherited']:.3f}"
+            f"\n{p.reason}"
+        )
+    chain = " > ".join(p.chain) or "(the entity itself)"
+    why = f"{chain} ({parts['chain']:.2f})\n" if "chain" in parts else ""
+    why += f"text {parts.get('model', 0.0):.3f}"
+    if "global" in parts:
+        why += f", cluster {parts['global']:.3f}"
+    return why

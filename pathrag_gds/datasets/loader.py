@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
+from pathrag_gds.clusters.store import delete_clusters
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
@@ -607,7 +608,7 @@ def community_counts(graph: Graph, community_id: str) -> dict[str, Any] | None:
 def delete_community(
     graph: Graph, community_id: str, *, drop_ontology: bool = False, batch_size: int = 5000
 ) -> int:
-    """Delete a community: its documents (every version), entities (unless shared) and their chunks.
+    """Delete a community: documents (every version), entities (unless shared), their chunks, clusters.
 
     The ontology stays unless `drop_ontology` (and no other community uses it). Returns the number
     of entities deleted.
@@ -621,5 +622,6 @@ def delete_community(
                 deleted += n
             if n == 0:
                 break
+    delete_clusters(graph, community_id)
     graph.write("community_delete", community_id=community_id, drop_ontology=drop_ontology)
     return deleted

@@ -152,6 +152,59 @@ def test_streamed_query_event_by_event(server: ServerThread) -> None:
     assert [p["path_context"] for p in final["paths"]] == [p["path_context"] for p in plain["paths"]]
 
 
+@pytest.mark.parametrize("mode", ["global", "hybrid", "mix"])
+def test_other_modes(server: ServerThread, demo_clusters: dict[str, Any], mode: str) -> None:
+    body = {
+        "question": QUESTION,
+        "mode": mode,
+        "community_id": COMMUNITY,
+        "hop_depth": 2,
+        "top_n": 3,
+        "seed_n": 5,
+    }
+    r = server.post("/v1/query", body)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["mode"] == mode and out["hop_depth"] == (0 if mode == "global" else 2)
+    assert out["answer"] and out["answer_detail"]["text"] == out["answer"]
+    if mode == "global":
+        assert out["paths"] == [] and 1 <= len(out["clusters"]) <= 3
+        assert out["answer"].startswith(out["clusters"][0]["title"])
+        assert all(c["top_entities"] and 0 <= c["rating"] <= 10 for c in out["clusters"])
+    else:
+        assert (
+            out["paths"] and out["answer_detail"]["entity"] == out["paths"][0]["answer_candidates"][0]["name"]
+        )
+    if mode == "hybrid":
+        cluster_ids = {c["id"] for c in out["clusters"]}
+        assert all({"local", "global", "combined"} <= set(p["score_parts"]) for p in out["paths"])
+        assert all(set(p["related"]) <= cluster_ids for p in out["paths"])
+    if mode == "mix":
+        assert all(p["reason"] for p in out["paths"])
+        parts = [p["score_parts"] for p in out["paths"]]
+        assert all(abs(s["combined"] - (0.7 * s["vector"] + 0.3 * s["graph"])) < 1e-5 for s in parts)
+
+
+def test_streamed_mix_sends_the_answer_in_the_final_event(
+    server: ServerThread, demo_clusters: dict[str, Any]
+) -> None:
+    body = {
+        "question": QUESTION,
+        "mode": "mix",
+        "community_id": COMMUNITY,
+        "hop_depth": 2,
+        "seed_n": 5,
+        "stream": True,
+    }
+    with server.post("/v1/query", body, stream=True) as r:
+        assert r.status_code == 200, r.text
+        events = parse_events(r.content.decode("utf-8"))
+    assert [k for k, _ in events] == ["depth", "depth", "result"]
+    final = events[-1][1]
+    assert final["mode"] == "mix" and final["answer"] and final["answer_detail"]["entity"]
+    assert [p["score"] for p in final["paths"]] == sorted((p["score"] for p in final["paths"]), reverse=True)
+
+
 # --- sessions -----------------------------------------------------------------------------------------
 
 
@@ -190,7 +243,20 @@ def test_session_expires(demo: Settings) -> None:
 @pytest.mark.parametrize(
     ("path", "body", "status", "code", "words"),
     [
-        ("/v1/query", {"question": QUESTION, "mode": "global"}, 422, "invalid_request", ["local", "naive"]),
+        (
+            "/v1/query",
+            {"question": QUESTION, "mode": "bogus"},
+            422,
+            "invalid_request",
+            ["local", "global", "hybrid", "mix", "naive"],
+        ),
+        (
+            "/v1/query",
+            {"question": QUESTION, "mode": "mix", "vector_weight": 1.5},
+            422,
+            "invalid_request",
+            ["vector_weight", "less than or equal to 1"],
+        ),
         (
             "/v1/query",
             {"question": QUESTION, "hop_depth": 0},

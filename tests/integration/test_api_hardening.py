@@ -490,4 +490,8 @@ def test_cli_library_and_http_give_the_same_paths(
         ]
 
     assert paths(cli["paths"]) == paths(lib["paths"]) == paths(http["paths"])
-    assert http["answer"] == (lib["paths"][0]["answer_candidates"][0]["name"] if lib["paths"] else None)
+    assert cli["answer"] == lib["answer"] and http["answer"] == (
+        lib["answer"]["text"] if lib["answer"] else None
+    )
+    best = lib["paths"][0]["answer_candidates"][0]["name"] if lib["paths"] else None
+    assert (http["answer_detail"] or {}).get("entity") == best

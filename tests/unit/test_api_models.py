@@ -39,9 +39,9 @@ def test_query_request_defaults_from_settings() -> None:
 
 def test_unknown_mode_lists_valid_ones() -> None:
     with pytest.raises(ValidationError) as exc:
-        QueryRequest(question="q", mode="global")
+        QueryRequest(question="q", mode="bogus")
     msg = validation_message(exc.value.errors())
-    assert "local" in msg and "naive" in msg and "global" in msg
+    assert all(m in msg for m in ("local", "global", "hybrid", "mix", "naive", "bogus"))
 
 
 def test_naive_mode_means_no_expansion() -> None:
@@ -210,7 +210,8 @@ def test_query_response_echoes_and_ranks_answers() -> None:
     eff = Effective(mode="local", hop_depth=2, top_n=5, seed_n=5, community_id=None)
     resp = query_response(result, eff, question="Who?", request_id="r1", database_name="neo4j")
     assert resp.question == "Who?" and resp.request_id == "r1"
-    assert resp.answer == "B"
+    assert resp.answer_detail is not None and resp.answer_detail.entity == "B"
+    assert resp.answer is not None and resp.answer.startswith("B. ")
     assert [a.id for a in resp.answers] == ["b", "c"]
     assert resp.paths[0].path_length == 1 and resp.paths[0].path_context == ["A -> R -> B"]
     assert resp.round_trips == 3 and resp.timings_ms == {"total": 1.0}
