@@ -1,8 +1,8 @@
 """Settings: one home for every knob, read from the environment (`NEO4J_*`, `PATHRAG_*`).
 
 Grouped by what they set: the connection, the local server, the graph's names, documents, the
-search, the models, the retrieval modes and the HTTP API (one base class each); :class:`Settings` holds them all, flat,
-so every field is `settings.<name>` and its variable `PATHRAG_<NAME>`.
+search, the models, the retrieval modes and the HTTP API (one base class each); :class:`Settings`
+holds them all, flat, so every field is `settings.<name>` and its variable `PATHRAG_<NAME>`.
 
 Defaults follow the "Current Values" table of the PathRAG service specification.
 

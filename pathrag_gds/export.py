@@ -202,7 +202,8 @@ def quantize_int8(fp32_path: Path, int8_path: Path, *, num_heads: int, hidden_si
         ffn_out = ffn_output_nodes(fused)
         # FFN outputs of the first two and the last layer stay fp32: with int8 run one text per pass
         # (see backend.batching.independent_batch_size) this took int8-vs-fp32 top-1 agreement from 0.917
-        # (first + last only) to 0.983, mean Spearman 0.989 -> 0.992, for 2 MB (tests/integration/test_fidelity.py).
+        # (first + last only) to 0.983, mean Spearman 0.989 -> 0.992, for 2 MB
+        # (tests/integration/test_fidelity.py).
         keep_fp32 = [*ffn_out[:2], ffn_out[-1]] if len(ffn_out) >= 3 else ffn_out
         quantize_dynamic(
             str(fused),

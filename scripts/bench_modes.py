@@ -8,9 +8,9 @@ Prints a Markdown table; `--out` writes the JSON.
     .venv/bin/python scripts/bench_modes.py --sample 50
     .venv/bin/python scripts/bench_modes.py --sample 50 --prior
 
-The prior: the local search's top-N paths (N = 5, the default) re-ranked by `score + w x prior`, prior = log(1 + x) /
-log(1 + max x) of the entity's PageRank or degree in its community (GDS, over the same projection
-`communities` uses), of the path's end or its seed.
+The prior: the local search's top-N paths (N = 5, the default) re-ranked by `score + w x prior`,
+prior = log(1 + x) / log(1 + max x) of the entity's PageRank or degree in its community (GDS, over
+the same projection `communities` uses), of the path's end or its seed.
 """
 
 from __future__ import annotations
