@@ -2,8 +2,9 @@
 structural prior (PageRank or degree of a path's end or seed) measured on the local results.
 
 Every question runs through every mode back to back (same parameters, topic-linked MetaQA seeds), so
-the latencies share the machine's load. Needs `communities --community metaqa` (and the demo's) first.
-Prints a Markdown table; `--out` writes the JSON.
+the latencies share the machine's load; the order rotates, so each mode runs first (with cold
+caches: the question's and its path texts' encodings) as often as the others. Needs `communities
+--community metaqa` (and the demo's) first. Prints a Markdown table; `--out` writes the JSON.
 
     .venv/bin/python scripts/bench_modes.py --sample 50
     .venv/bin/python scripts/bench_modes.py --sample 50 --prior
@@ -97,8 +98,8 @@ def run_suite(
     """Each question in every mode; with `prior`, the local results re-ranked by every prior variant."""
     rows: dict[str, tuple[list[bool], list[bool], list[float]]] = {m: ([], [], []) for m in modes}
     variants: dict[str, tuple[list[bool], list[bool]]] = {}
-    for question, params, judge_fn in tqdm(items, desc=name, unit="q"):
-        for mode in modes:
+    for i, (question, params, judge_fn) in enumerate(tqdm(items, desc=name, unit="q")):
+        for mode in modes[i % len(modes) :] + modes[: i % len(modes)]:  # each mode first as often
             t0 = time.perf_counter()
             result = service.pathrag(question, community_id=community, mode=mode, **params)
             ms = (time.perf_counter() - t0) * 1000.0

@@ -91,13 +91,15 @@ def build_clusters(
 
     Raises:
         SchemaError: the community does not exist, or the server has no GDS.
-        InvalidInput: no cluster reaches `PATHRAG_CLUSTER_MIN_SIZE` entities.
+        InvalidInput: it has no entities, or no cluster reaches `PATHRAG_CLUSTER_MIN_SIZE` entities.
     """
     s = graph.settings
     t0 = time.perf_counter()
     if not graph.read("load_community_exists", community_id=community):
         raise SchemaError(f"no community {community!r} in the database: load it first or fix --community")
     info = read_graph_info(graph, s)
+    if not int(info.communities.get(community, {}).get("size") or 0):
+        raise InvalidInput(f"community {community!r} has no entities to cluster: load its data first")
     ontology = governing_ontology(info, s, community, None)
     relations = relation_whitelist(info, ontology, None)
     report = CommunitiesReport(community, s.cluster_algorithm)

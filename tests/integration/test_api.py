@@ -158,14 +158,14 @@ def test_other_modes(server: ServerThread, demo_clusters: dict[str, Any], mode: 
         "question": QUESTION,
         "mode": mode,
         "community_id": COMMUNITY,
-        "hop_depth": 2,
+        "hop_depth": 1,  # multi-hop: test_modes.py (library, CLI) and the streamed mix below
         "top_n": 3,
         "seed_n": 5,
     }
     r = server.post("/v1/query", body)
     assert r.status_code == 200, r.text
     out = r.json()
-    assert out["mode"] == mode and out["hop_depth"] == (0 if mode == "global" else 2)
+    assert out["mode"] == mode and out["hop_depth"] == (0 if mode == "global" else 1)
     assert out["answer"] and out["answer_detail"]["text"] == out["answer"]
     if mode == "global":
         assert out["paths"] == [] and 1 <= len(out["clusters"]) <= 3

@@ -1,7 +1,8 @@
 """The GDS clusters and the five retrieval modes against the real Neo4j (with GDS) on the demo graph.
 
 `communities` runs once per session (`demo_clusters`, the CLI in-process); each mode is asked from the
-library and the CLI (the HTTP side is in test_api.py). Clusters written here for a throw-away
+library and the CLI (the HTTP side is in test_api.py; local's CLI, library and HTTP answers are
+compared in test_api_hardening.py). Clusters written here for a throw-away
 community are removed with it. The test's own checks read the database through the driver.
 """
 
@@ -121,11 +122,13 @@ def test_global_before_communities_names_the_command(
             service.pathrag(QUESTION, community_id=empty_community, mode=mode)
     assert main(["query", QUESTION, "--community", empty_community, "--mode", "global"]) == 2
     assert command in capsys.readouterr().err
+    assert main(["communities", "--community", empty_community]) == 2
+    assert "has no entities to cluster" in capsys.readouterr().err
     with pytest.raises(InvalidInput, match="community_id"):
         service.pathrag(QUESTION, mode="global")
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [m for m in MODES if m != "local"])  # local: test_api_hardening
 def test_each_mode_from_the_library_and_the_cli(
     service: PathRag, settings: Settings, demo_community: str, mode: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
