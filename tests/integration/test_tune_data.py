@@ -1,8 +1,11 @@
 """Training data generated from the live graph (`python -m pathrag_gds tune`).
 
-- generated training data is reproducible from the seed (same data hash on two runs);
 - no generated question equals an evaluation question (bob_eval.yaml, MetaQA dev files);
-- `tune --seeds 2` exports one folder holding two models whose logits the scorer averages.
+- `tune --seeds 2` exports one folder holding two models whose logits the scorer averages;
+- a tune is reproducible from its seed (data hash, int8 bytes): the ensemble's seed-5 model is the
+  same as the kept-checkpoint tune of seed 5; and a tune can start from a kept checkpoint.
+
+Four tiny tunes in all (the fixtures are shared by the module's tests).
 
 Uses the demo graph (loaded by the `demo_community` fixture) and a 3,000-triple MetaQA slice loaded
 into a community of its own and removed afterwards, so it runs without the full MetaQA load.
@@ -16,6 +19,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +35,6 @@ from pathrag_gds.scoring import CrossEncoderScorer, tuned_model_dir
 from pathrag_gds.training.questions import normalize_question
 from pathrag_gds.training.tune import (
     TuneOptions,
-    build_pairs,
     code_version,
     generate_questions,
     resolve_base,
@@ -58,18 +61,6 @@ def metaqa_slice(graph: Graph, settings: Settings) -> Iterator[str]:
         delete_community(graph, cid, drop_ontology=True)
 
 
-def test_generated_data_is_reproducible(settings: Settings, demo_community: str) -> None:
-    opts = TuneOptions(community=BOB, pairs=300, seed=11)
-    q1, p1, _ = build_pairs(opts, settings)
-    q2, p2, _ = build_pairs(opts, settings)
-    from pathrag_gds.training.pairs import data_hash
-
-    assert [q.question for q in q1] == [q.question for q in q2]
-    assert data_hash(p1) == data_hash(p2)
-    _, p3, _ = build_pairs(TuneOptions(community=BOB, pairs=300, seed=12), settings, with_bi_encoder=False)
-    assert data_hash(p3) != data_hash(p1)
-
-
 def test_no_generated_question_is_an_evaluation_question(
     settings: Settings, demo_community: str, metaqa_slice: str
 ) -> None:
@@ -85,27 +76,48 @@ def test_no_generated_question_is_an_evaluation_question(
         assert clashes == []
 
 
-def test_tune_two_seeds_exports_one_averaged_ensemble(
-    settings: Settings, demo_community: str, tmp_path: Path
-) -> None:
+#: The tiny tune every test here runs (seed 5): options that train in seconds, not a useful model.
+TINY = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=5, freeze_layers=4)
+
+
+@pytest.fixture(scope="module")
+def ensemble(settings: Settings, demo_community: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`tune --seeds 2` (seeds 5 and 6) into a folder of its own; returns the model folder."""
+    out = tmp_path_factory.mktemp("ensemble")
+    tune(replace(TINY, seeds=2, out=out), settings)
+    return tuned_model_dir(settings, BOB, out)
+
+
+@pytest.fixture(scope="module")
+def kept(settings: Settings, demo_community: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`tune --keep-checkpoint` (seed 5 alone); returns the model folder."""
+    out = tmp_path_factory.mktemp("kept")
+    tune(replace(TINY, out=out, keep_checkpoint=True), settings)
+    return tuned_model_dir(settings, BOB, out)
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    return data
+
+
+def test_tune_two_seeds_exports_one_averaged_ensemble(ensemble: Path, tmp_path: Path) -> None:
     """`tune --seeds 2` end to end on the demo graph (tiny): one folder, two models, mean logits."""
-    opts = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=5, seeds=2,
-                       freeze_layers=4, out=tmp_path)  # fmt: skip
-    result = tune(opts, settings)
-    folder = tuned_model_dir(settings, BOB, tmp_path)
-    assert result.model_dir == folder and not (tmp_path / f".{folder.name}.partial").exists()
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert not (ensemble.parent / f".{ensemble.name}.partial").exists()
+    manifest = _manifest(ensemble)
     assert manifest["members"] == ["seed-6"] and manifest["ensemble"]["seeds"] == [5, 6]
     # the ensemble records the command, each member its own share of it
-    assert TuneOptions(**manifest["ensemble"]["options"]) == replace(opts, out=None)
+    assert TuneOptions(**manifest["ensemble"]["options"]) == replace(TINY, seeds=2)
     assert manifest["training"]["options"]["seeds"] == 1
-    member = json.loads((folder / "seed-6" / "manifest.json").read_text(encoding="utf-8"))
+    member = _manifest(ensemble / "seed-6")
     assert manifest["training"]["seed"] == 5 and member["training"]["seed"] == 6
     assert len(set(manifest["ensemble"]["data_hashes"])) == 2  # each seed generates its own data
     # the ensemble's logits are the mean of its two models
+    folder = tmp_path / ensemble.name
+    shutil.copytree(ensemble, folder)
     alone = tmp_path / "alone"
     shutil.copytree(folder, alone, ignore=shutil.ignore_patterns("seed-*"))
-    solo = json.loads((alone / "manifest.json").read_text(encoding="utf-8"))
+    solo = _manifest(alone)
     del solo["members"]
     (alone / "manifest.json").write_text(json.dumps(solo), encoding="utf-8")
     ens = CrossEncoderScorer.load(folder, activation="raw", threads=1)
@@ -122,46 +134,35 @@ def test_tune_two_seeds_exports_one_averaged_ensemble(
         CrossEncoderScorer.load(folder)
 
 
-def test_tune_from_a_kept_checkpoint(settings: Settings, demo_community: str, tmp_path: Path) -> None:
-    """`tune --keep-checkpoint` keeps the weights; `tune --base` starts the next tune from them."""
-    first = tmp_path / "first"
-    opts = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=5,
-                       freeze_layers=4, out=first, keep_checkpoint=True)  # fmt: skip
-    tune(opts, settings)
-    folder = tuned_model_dir(settings, BOB, first)
-    checkpoint = resolve_base(folder)  # the model folder resolves to its checkpoint/
-    assert checkpoint == folder / "checkpoint" and (checkpoint / "config.json").is_file()
-    assert json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["checkpoint"] == "checkpoint"
-    with pytest.raises(InvalidInput, match="--keep-checkpoint"):
-        resolve_base(tmp_path)  # no weights there: the error says how to get them
-    second = tmp_path / "second"
-    tune(replace(opts, out=second, seed=7, keep_checkpoint=False, base=checkpoint), settings)
-    warm = tuned_model_dir(settings, BOB, second)
-    manifest = json.loads((warm / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["source"]["base"] == str(checkpoint)
-    assert manifest["source"]["base_manifest"]["seed"] == 5 and "checkpoint" not in manifest
-    assert not (warm / "checkpoint").exists()
-    q, texts = "Who owns Bob?", ["Jane owns Bob.", "Bob hides in Attic.", "Rex chases Bob."]
-    a = CrossEncoderScorer.load(folder, activation="raw", threads=1).score(q, texts)
-    b = CrossEncoderScorer.load(warm, activation="raw", threads=1).score(q, texts)
-    assert a != pytest.approx(b, abs=1e-4)  # the second tune trained on from the first
-
-
-def test_same_seed_gives_the_same_model(settings: Settings, demo_community: str, tmp_path: Path) -> None:
-    """Data, weights and manifest are reproducible from the seed: two tiny tunes, one int8 file."""
-    opts = TuneOptions(community=BOB, pairs=60, epochs=1, batch_size=16, max_length=64, seed=3,
-                       freeze_layers=4, out=tmp_path / "a")  # fmt: skip
-    manifests = []
-    for out in ("a", "b"):
-        tune(replace(opts, out=tmp_path / out), settings)
-        folder = tuned_model_dir(settings, BOB, tmp_path / out)
-        manifests.append(json.loads((folder / "manifest.json").read_text(encoding="utf-8")))
-    a, b = manifests
+def test_same_seed_gives_the_same_model(ensemble: Path, kept: Path) -> None:
+    """Data, weights and manifest are reproducible from the seed: two separate tunes of seed 5 (the
+    ensemble's first model and the kept-checkpoint tune) generate the same data and one int8 file."""
+    a, b = _manifest(ensemble), _manifest(kept)
     assert a["files"]["int8"]["sha256"] == b["files"]["int8"]["sha256"]
     assert a["training"]["data_hash"] == b["training"]["data_hash"]
     # the manifest records the options, and they ask for the same tune again
-    assert TuneOptions(**a["training"]["options"]) == replace(opts, out=None)
+    assert TuneOptions(**b["training"]["options"]) == replace(TINY, keep_checkpoint=True)
     # ... and the code that generated the data (the commit, when run from a git checkout)
     assert a["training"]["code"] == b["training"]["code"] == code_version()
     if (Path(__file__).resolve().parents[2] / ".git").exists():
         assert len(a["training"]["code"]["commit"]) == 40
+
+
+def test_tune_from_a_kept_checkpoint(settings: Settings, kept: Path, tmp_path: Path) -> None:
+    """`tune --keep-checkpoint` keeps the weights; `tune --base` starts the next tune from them."""
+    checkpoint = resolve_base(kept)  # the model folder resolves to its checkpoint/
+    assert checkpoint == kept / "checkpoint" and (checkpoint / "config.json").is_file()
+    assert _manifest(kept)["checkpoint"] == "checkpoint"
+    with pytest.raises(InvalidInput, match="--keep-checkpoint"):
+        resolve_base(tmp_path)  # no weights there: the error says how to get them
+    second = tmp_path / "second"
+    tune(replace(TINY, out=second, seed=7, base=checkpoint), settings)
+    warm = tuned_model_dir(settings, BOB, second)
+    manifest = _manifest(warm)
+    assert manifest["source"]["base"] == str(checkpoint)
+    assert manifest["source"]["base_manifest"]["seed"] == 5 and "checkpoint" not in manifest
+    assert not (warm / "checkpoint").exists()
+    q, texts = "Who owns Bob?", ["Jane owns Bob.", "Bob hides in Attic.", "Rex chases Bob."]
+    a = CrossEncoderScorer.load(kept, activation="raw", threads=1).score(q, texts)
+    b = CrossEncoderScorer.load(warm, activation="raw", threads=1).score(q, texts)
+    assert a != pytest.approx(b, abs=1e-4)  # the second tune trained on from the first
