@@ -202,6 +202,7 @@ def run_import(settings: Settings, folder: Path, out: Printer = print) -> float:
         LocalServerError: `NEO4J_URI` points at another server, or the importer failed.
     """
     from pathrag_gds import localdb
+    from pathrag_gds.localdb.conf import env_for_java
 
     if settings.external_db:
         raise LocalServerError(
@@ -217,7 +218,7 @@ def run_import(settings: Settings, folder: Path, out: Printer = print) -> float:
     proc = subprocess.run(
         import_command(settings, java, folder, manifest),
         cwd=settings.neo4j_home,
-        env=localdb._env_for_java(settings),
+        env=env_for_java(settings),
         check=False,
     )
     seconds = time.perf_counter() - t0
