@@ -2,7 +2,8 @@
 
 Without a chain scorer (no chain model for the community) or a topic among the seeds there are no
 plans, and the path-text scorer alone decides. The topics' names are masked as `X` for the chain
-scorer, as its training questions were; one plan per distinct set of type labels.
+scorer one at a time (the other names stay, as in training), one plan per masked question and
+type labels.
 
 Example:
     >>> from pathrag_gds.config import Settings
@@ -73,14 +74,17 @@ def topic_plans(
     if not topics:
         return {}
     scorer.check_ontology(ontology)
-    score = scorer.scorer_for(mask_mentions(ctx.question, [ctx.entities[t].name for t in topics]))
-    by_labels: dict[tuple[str, ...], ChainPlan] = {}
-    plans = {}
+    # each topic is masked alone, the other names left as they are: the chain is read from that
+    # topic, and a second named entity is an occasion or a constraint, as in training
+    plans: dict[str, ChainPlan] = {}
+    memo: dict[tuple[str, tuple[str, ...]], ChainPlan] = {}
     for t in topics:
+        masked = mask_mentions(ctx.question, [ctx.entities[t].name])
         labels = ctx.entities[t].labels
-        if labels not in by_labels:
-            by_labels[labels] = plan_chains(
-                score,
+        key = (masked, labels)
+        if key not in memo:
+            memo[key] = plan_chains(
+                scorer.scorer_for(masked),
                 ontology,
                 labels,
                 max_depth=min(ctx.max_depth, scorer.max_depth),
@@ -88,5 +92,5 @@ def topic_plans(
                 keep=settings.chain_keep,
                 temperature=scorer.temperature,
             )
-        plans[t] = by_labels[labels]
+        plans[t] = memo[key]
     return plans

@@ -45,6 +45,9 @@ class ChainTuneOptions:
     negatives: int = 4
     batch_size: int = 16
     hub_cap: int = 25
+    #: Share of 2+ hop walks from an event asked with the event as the occasion ("Where does Bob
+    #: hide during the kitchen clean-up?"): rows whose chain starts at the second entity.
+    anchored_share: float = 0.3
     threads: int = 2
     out: Path | None = None
 
@@ -98,7 +101,7 @@ def tune_chains(
         seed=options.seed,
         max_depth=options.max_depth,
         entity_share=0.05,
-        anchored_share=0.0,
+        anchored_share=options.anchored_share,
         with_answers=False,
     )
     questions: list[GeneratedQuestion] = []

@@ -34,6 +34,7 @@ from pathrag_gds.errors import ModelError
 from pathrag_gds.intent import mask_mentions
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord
+from pathrag_gds.paths import Path as Walk
 from pathrag_gds.search.planner import Chain, TypedChain, chain_text, next_chains, schema_chains
 from pathrag_gds.training.questions import GeneratedQuestion
 
@@ -49,15 +50,27 @@ class ChainRow:
     negatives: tuple[str, ...]
 
 
+def asked_walks(q: GeneratedQuestion) -> list[Walk]:
+    """The walks a question asks for, one per entity it names that a search could start from.
+
+    A plain question names its walk's start. An anchored one names two entities ("Where does Bob
+    hide during the kitchen clean-up?"): read from the occasion it asks for the whole walk
+    (`involves -> hides_in`), read from Bob for the walk from Bob (`hides_in`), the occasion's
+    words left in the question. Both are right, and a search may plan from either.
+    """
+    return [q.path, q.path.without_start()] if q.anchored else [q.path]
+
+
 def typed_chain(
-    ontology: Ontology, q: GeneratedQuestion, entities: Mapping[str, EntityRecord]
+    ontology: Ontology, q: GeneratedQuestion, entities: Mapping[str, EntityRecord], walk: Walk | None = None
 ) -> TypedChain | None:
-    """The walk of a question as a typed chain of the schema (None when the schema lacks it)."""
-    start = entities.get(q.path.start)
+    """A walk of the question (default: the whole walk) as a typed chain of the schema, or None."""
+    walk = q.path if walk is None else walk
+    start = entities.get(walk.start)
     if start is None:
         return None
     chain = TypedChain((), (start.label,))
-    for edge, node in zip(q.path.edges, q.path.node_ids[1:], strict=True):
+    for edge, node in zip(walk.edges, walk.node_ids[1:], strict=True):
         labels = entities[node].labels if node in entities else ()
         options = [c for c in next_chains(ontology, chain) if c.steps[-1] == (edge.type, edge.direction)]
         if not options:
@@ -104,19 +117,24 @@ def hard_negatives(
     return picked
 
 
+def question_chains(
+    q: GeneratedQuestion, entities: Mapping[str, EntityRecord], ontology: Ontology
+) -> list[tuple[str, TypedChain]]:
+    """Per walk of :func:`asked_walks` the schema holds: (the question, its start masked, the chain)."""
+    out = []
+    for walk in asked_walks(q):
+        chain = typed_chain(ontology, q, entities, walk)
+        if chain is not None:
+            out.append((mask_mentions(q.question, [entities[walk.start].name]), chain))
+    return out
+
+
 def question_chain(
     q: GeneratedQuestion, entities: Mapping[str, EntityRecord], ontology: Ontology
 ) -> tuple[str, TypedChain] | None:
-    """(the question with its start masked as `X`, its typed chain), or None.
-
-    None when the question is anchored (it names two entities) or the schema lacks its walk.
-    """
-    if q.anchored:
-        return None
-    positive = typed_chain(ontology, q, entities)
-    if positive is None:
-        return None
-    return mask_mentions(q.question, [entities[q.path.start].name]), positive
+    """The first of :func:`question_chains` (the whole walk), or None when the schema lacks it."""
+    found = question_chains(q, entities, ontology)
+    return found[0] if found else None
 
 
 def chain_rows(
@@ -128,15 +146,11 @@ def chain_rows(
     negatives: int = 7,
     seed: int = 0,
 ) -> list[ChainRow]:
-    """Training rows of the questions (anchored ones left out: they name two entities)."""
+    """Training rows of the questions: one per asked walk (an anchored question gives two)."""
     rng = random.Random(seed)
     pools: dict[str, list[TypedChain]] = {}
     rows = []
-    for q in questions:
-        found = question_chain(q, entities, ontology)
-        if found is None:
-            continue
-        masked, positive = found
+    for masked, positive in (found for q in questions for found in question_chains(q, entities, ontology)):
         label = positive.labels[0]
         pool = pools.get(label)
         if pool is None:

@@ -154,6 +154,28 @@ def test_chain_rows_mask_the_topic_and_use_the_walk() -> None:
     assert len(rows[0].negatives) == 3
 
 
+def test_an_anchored_question_trains_the_chains_from_both_entities_it_names() -> None:
+    """From the occasion (the walk's start) the whole walk; from the second entity the rest of it."""
+    ents = {
+        "y": EntityRecord("y", ("Year",), "1995"),
+        "m": EntityRecord("m", ("Movie",), "Heat"),
+        "p": EntityRecord("p", ("Person",), "Al Pacino"),
+    }
+    path = Path(
+        ("y", "m", "p"),
+        (Edge("release_year", "m", "y", "in"), Edge("starred_actors", "m", "p", "out")),
+    )
+    text = "Who starred in Heat in 1995?"
+    q = GeneratedQuestion(0, text, "2-hop:anchored-x", path, ("p",), anchored=True)
+    rows = chain_rows([q], ents, MOVIES, max_depth=2, negatives=2)
+    assert [(r.question, r.positive) for r in rows] == [
+        ("Who starred in Heat in X?", "Year is the release year of Movie ; Movie starred Person"),
+        ("Who starred in X in 1995?", "Movie starred Person"),
+    ]
+    plain = GeneratedQuestion(1, text, "2-hop:x", path, ("p",))
+    assert [r.positive for r in chain_rows([plain], ents, MOVIES, max_depth=2)] == [rows[0].positive]
+
+
 def test_a_folder_that_is_not_a_chain_model_is_named_in_the_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from pathrag_gds.chain_model import ChainScorer
     from pathrag_gds.errors import ModelError
