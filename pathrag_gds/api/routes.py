@@ -18,19 +18,8 @@ from fastapi.security import HTTPBearer
 from pathrag_gds import __version__
 from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
-from pathrag_gds.api.models import (
-    ERROR_RESPONSES,
-    NO_HOPS,
-    DepthEvent,
-    Effective,
-    QueryRequest,
-    QueryResponse,
-    SessionCreate,
-    SessionOut,
-    path_out,
-    query_response,
-    resolve,
-)
+from pathrag_gds.api.requests import NO_HOPS, Effective, QueryRequest, SessionCreate, SessionOut, resolve
+from pathrag_gds.api.responses import ERROR_RESPONSES, DepthEvent, QueryResponse, path_out, query_response
 from pathrag_gds.api.runner import SearchJob
 from pathrag_gds.api.sse import comment, format_event
 from pathrag_gds.api.state import ApiState, app_state, load_models
