@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any
 
@@ -15,7 +16,7 @@ def test_schedule_warms_up_then_decays_linearly() -> None:
     got = [lr_factor(s, planned, warm) for s in range(planned)]
     assert got[:2] == [0.5, 1.0]
     assert got[2:] == [(planned - s) / (planned - warm) for s in range(2, planned)]
-    assert all(a >= b for a, b in zip(got[1:], got[2:], strict=False))
+    assert all(a >= b for a, b in itertools.pairwise(got[1:]))
 
 
 def test_schedule_floor_and_degenerate_plans() -> None:
