@@ -45,27 +45,22 @@ from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
 
+#: Moved to `rows`, `checks` and `load_report`; still importable from here.
 __all__ = [
     "MAX_LISTED_REFUSED",
-    "SCHEMA_STATEMENTS",
     "ChunkRow",
     "Dataset",
     "DatasetError",
     "EntityRow",
-    "GraphLoader",
     "LoadReport",
     "RelationRow",
     "bad_character",
-    "batched",
     "check_dataset",
     "check_identifier",
     "check_text",
     "check_text_value",
     "check_value",
-    "community_counts",
-    "delete_community",
     "entity_id",
-    "ontology_rows",
     "split_entity_id",
 ]
 
