@@ -1,11 +1,11 @@
 """The public API: `get_pathrag_service().pathrag(question)`. Wiring only.
 
-`PathRag` validates the question and parameters against what it knows of the graph (`catalog`),
-encodes the question once, finds the seeds (vector index, or given ids), the question's intent and
-the chain plans of the topics it names, and runs the beam search (`search.loop`: per depth, the
-whole beam expanded in one Cypher round trip by the `expanders.Neo4jExpander`, scored and kept by
-`search.ranking`), then fetches the best paths' sources and builds the typed result
-(`search.results`).
+`PathRag` validates the question and parameters (`validation`) against what it knows of the graph
+(`catalog`), encodes the question once, finds the seeds (`seeding`: vector index, or given ids), the
+question's intent and the chain plans of the topics it names, and runs the beam search
+(`search.loop`: per depth, the whole beam expanded in one Cypher round trip by the
+`expanders.Neo4jExpander`, scored and kept by `search.ranking`), then fetches the best paths'
+sources and builds the typed result (`search.results`).
 
 Example:
     >>> from pathrag_gds import get_pathrag_service  # doctest: +SKIP
@@ -20,7 +20,6 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -32,14 +31,14 @@ from pathrag_gds.catalog import (
     relation_whitelist,
 )
 from pathrag_gds.config import ScoringMode, Settings, get_settings
-from pathrag_gds.errors import InvalidInput, SchemaError
-from pathrag_gds.expanders import Neo4jExpander, entity_record
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.expanders import Neo4jExpander
 from pathrag_gds.graph import Graph
 from pathrag_gds.intent import infer_intent, relations_allowed
 from pathrag_gds.modes import ModeRequest, ModeWeights, RetrievalMode, parse_mode
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord, Path
-from pathrag_gds.provenance import chunk_seed_rows, parse_as_of, read_sources
+from pathrag_gds.provenance import parse_as_of, read_sources
 from pathrag_gds.results import PathRagResult, PathResult, Seed, SourceChunk
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.loop import beam_search
@@ -47,21 +46,14 @@ from pathrag_gds.search.protocols import Expander, PathScorers
 from pathrag_gds.search.ranking import Ranker
 from pathrag_gds.search.results import path_results
 from pathrag_gds.search.topics import topic_plans
+from pathrag_gds.seeding import SeedHit, seed_rows, seeds_by_id, vector_seeds
 from pathrag_gds.serialize import serialize_path
+from pathrag_gds.validation import check_graph, check_parameters
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathrag_gds.encoders import Embedder
 
-MAX_QUESTION_CHARS = 2000
-MAX_DEPTH_LIMIT = 10
-
 DepthCallback = Callable[[int, list[PathResult]], None]
-
-
-@dataclass(frozen=True)
-class _Seed:
-    id: str
-    similarity: float
 
 
 @runtime_checkable
@@ -169,34 +161,8 @@ class PathRag:
     def _validate(
         self, query: str, top_n: int, max_depth: int, seed_n: int, community_id: str | None
     ) -> None:
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInput("the question is empty: pass a question in words")
-        if len(query) > MAX_QUESTION_CHARS:
-            raise InvalidInput(f"the question is {len(query)} characters; keep it under {MAX_QUESTION_CHARS}")
-        if not 0 <= max_depth <= MAX_DEPTH_LIMIT:
-            raise InvalidInput(f"max_depth must be between 0 and {MAX_DEPTH_LIMIT} (got {max_depth})")
-        if not 1 <= top_n <= 100:
-            raise InvalidInput(f"top_n must be between 1 and 100 (got {top_n})")
-        if not 1 <= seed_n <= 500:
-            raise InvalidInput(f"seed_n must be between 1 and 500 (got {seed_n})")
-        info = self.info
-        if community_id is not None and community_id not in info.communities:
-            info = self.refresh()
-            if community_id not in info.communities:
-                known = sorted(info.communities)
-                raise InvalidInput(f"unknown community {community_id!r}; the graph has {known or 'none'}")
-        if self.settings.entity_label not in info.labels:
-            raise SchemaError(
-                f"the graph has no {self.settings.entity_label!r} nodes: load data first "
-                "(`python -m pathrag_gds load demo`) or set PATHRAG_ENTITY_LABEL to your entity label"
-            )
-        if info.index_state is None:
-            info = self.refresh()
-            if info.index_state is None:
-                raise SchemaError(
-                    f"the vector index {self.settings.vector_index!r} does not exist: "
-                    "run `python -m pathrag_gds index`"
-                )
+        check_parameters(query, top_n, max_depth, seed_n)
+        check_graph(self.settings, lambda: self.info, self.refresh, community_id)
 
     # --- the search -----------------------------------------------------------------------------
 
@@ -369,58 +335,15 @@ class PathRag:
         self._seeds(ctx, self.settings.seed_n, community_id)
         return list(ctx.entities.values())
 
-    def _seeds(self, ctx: QueryContext, seed_n: int, community_id: str | None) -> list[_Seed]:
-        s = self.settings
-        exact = False
-        if community_id is not None:
-            size = int(self.info.communities[community_id].get("size") or 0)
-            exact = size <= 20000
-        rows = self.graph.read(
-            "seeds",
-            counter=ctx.counter,
-            index_name=s.vector_index,
-            k=max(seed_n * (20 if community_id else 1), seed_n),
-            qvec=ctx.vector,
-            seed_n=seed_n,
-            community=community_id,
-            exact=exact,
-            entity_label=s.entity_label,
-            embedding_key=s.embedding_property,
-        )
-        if s.chunk_seed_n and s.chunk_label in self.info.labels:
-            have = {r["id"] for r in rows}
-            more = chunk_seed_rows(
-                self.graph,
-                ctx.vector,
-                community=community_id,
-                as_of=ctx.as_of,
-                seed_n=s.chunk_seed_n,
-                counter=ctx.counter,
-            )
-            rows += [r for r in more if r["id"] not in have]
-        return self._seed_rows(ctx, rows)
+    def _seeds(self, ctx: QueryContext, seed_n: int, community_id: str | None) -> list[SeedHit]:
+        return vector_seeds(self.graph, self.settings, lambda: self.info, ctx, seed_n, community_id)
 
-    def _seed_rows(self, ctx: QueryContext, rows: list[dict[str, Any]]) -> list[_Seed]:
+    def _seed_rows(self, ctx: QueryContext, rows: list[dict[str, Any]]) -> list[SeedHit]:
         """Cache the seed entities of a seed query's rows and return the seeds in order."""
-        out = []
-        for r in rows:
-            ctx.entities[r["id"]] = entity_record(self.settings, r["id"], r["labels"], r["props"])
-            ctx.sims[r["id"]] = float(r["score"])
-            out.append(_Seed(r["id"], float(r["score"])))
-        return out
+        return seed_rows(self.settings, ctx, rows)
 
-    def _seeds_by_id(self, ctx: QueryContext, seed_ids: list[str], community_id: str | None) -> list[_Seed]:
-        s = self.settings
-        rows = self.graph.read(
-            "seeds_by_id",
-            counter=ctx.counter,
-            ids=list(dict.fromkeys(seed_ids)),
-            community=community_id,
-            qvec=ctx.vector,
-            entity_label=s.entity_label,
-            embedding_key=s.embedding_property,
-        )
-        return self._seed_rows(ctx, rows)
+    def _seeds_by_id(self, ctx: QueryContext, seed_ids: list[str], community_id: str | None) -> list[SeedHit]:
+        return seeds_by_id(self.graph, self.settings, ctx, seed_ids, community_id)
 
     def _text_of(self, ctx: QueryContext, ontology: Ontology) -> Callable[[Path], str]:
         """A path's text for the scorer: serialized with the query's entities, within the token budget."""

@@ -1,40 +1,27 @@
-"""The endpoints: health, info, queries (JSON or Server-Sent Events) and sessions."""
+"""The endpoints: queries (JSON or Server-Sent Events) and sessions, mounted with the health endpoints."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import platform
 import time
 import uuid
 from collections.abc import AsyncIterator
-from importlib import metadata
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
-from fastapi.security import HTTPBearer
 
-from pathrag_gds import __version__
+from pathrag_gds.api import health
 from pathrag_gds.api.auth import Caller
+from pathrag_gds.api.deps import get_caller, get_state, require_auth
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
-from pathrag_gds.api.models import (
-    ERROR_RESPONSES,
-    NO_HOPS,
-    DepthEvent,
-    Effective,
-    QueryRequest,
-    QueryResponse,
-    SessionCreate,
-    SessionOut,
-    path_out,
-    query_response,
-    resolve,
-)
+from pathrag_gds.api.requests import NO_HOPS, Effective, QueryRequest, SessionCreate, SessionOut, resolve
+from pathrag_gds.api.responses import ERROR_RESPONSES, DepthEvent, QueryResponse, path_out, query_response
 from pathrag_gds.api.runner import SearchJob
 from pathrag_gds.api.sse import comment, format_event
-from pathrag_gds.api.state import ApiState, app_state, load_models
-from pathrag_gds.errors import InvalidInput, ModelError, PathRagError, QueryTimeout
+from pathrag_gds.api.state import ApiState
+from pathrag_gds.errors import InvalidInput, PathRagError, QueryTimeout
 from pathrag_gds.results import PathRagResult
 
 log = logging.getLogger(__name__)
@@ -45,194 +32,13 @@ POLL_S = 0.2
 GRACE_S = 0.5
 #: Seconds between SSE keep-alive comments while a search runs.
 KEEPALIVE_S = 10.0
-#: Seconds a /readyz verdict is reused (it costs one database call and is open to everyone).
-READY_CACHE_S = 1.5
 #: Least seconds between two re-reads of the communities prompted by unknown community ids.
 COMMUNITY_REREAD_S = 1.0
 
-_bearer = HTTPBearer(auto_error=False, description="a token of PATHRAG_API_TOKEN or PATHRAG_API_TOKENS_FILE")
-
-
-def get_state(request: Request) -> ApiState:
-    """The app's shared state."""
-    return app_state(request.app)
-
-
-async def require_auth(request: Request, _: Annotated[Any, Depends(_bearer)] = None) -> None:
-    """Check `Authorization: Bearer` against the configured tokens (401 missing, 403 wrong)."""
-    request.state.caller = get_state(request).tokens.authenticate(request.headers.get("authorization"))
-
-
-def get_caller(request: Request) -> Caller:
-    """Who sent the request (set by :func:`require_auth`)."""
-    caller: Caller = request.state.caller
-    return caller
-
-
 router = APIRouter()
+router.include_router(health.router)
 v1 = APIRouter(prefix="/v1", dependencies=[Depends(require_auth)], responses=ERROR_RESPONSES)
-
-
-# --- health -------------------------------------------------------------------------------------
-
-
-@router.get("/healthz", tags=["health"], summary="the process is up")
-async def healthz() -> dict[str, str]:
-    """Answer 200 while the process runs (liveness)."""
-    return {"status": "ok"}
-
-
-#: What /readyz says about a failed check: no address, path or credential (it needs no token).
-_NOT_READY = {
-    "database": "Neo4j cannot be reached or refused the connection: start it or fix NEO4J_URI / "
-    "NEO4J_PASSWORD (the server log names the address and the cause)",
-    "index": "the vector index is missing or not online: run `python -m pathrag_gds index` (or load "
-    "data first)",
-    "models": "the model files are missing or unusable: see the server log for which, then fix "
-    "PATHRAG_MODELS_DIR or restore the files",
-}
-
-
-def _readiness(state: ApiState) -> tuple[bool, dict[str, Any]]:
-    """One database call at most (the index state); none while the gate knows Neo4j is down."""
-    service = state.service
-    s = state.settings
-    checks: dict[str, Any] = {}
-    if state.gate.is_down:
-        checks["database"] = {"ok": False, "message": _NOT_READY["database"]}
-        checks["index"] = {"ok": False, "message": "unknown while the database is unreachable"}
-    else:
-        try:
-            rows = service.graph.read("index_state", index_name=s.vector_index)
-            checks["database"] = {"ok": True}
-            index_state = rows[0]["state"] if rows else None
-            ok = index_state == "ONLINE"
-            checks["index"] = {"ok": ok, "state": index_state}
-            if not ok:
-                checks["index"]["message"] = _NOT_READY["index"]
-        except Exception as exc:
-            state.gate.guard(exc)
-            log.warning("readiness: the database check failed: %s", exc)
-            checks["database"] = {"ok": False, "message": _NOT_READY["database"]}
-            checks["index"] = {"ok": False, "message": "unknown while the database is unreachable"}
-    try:
-        load_models(service)
-        checks["models"] = {"ok": True}
-    except ModelError as exc:
-        log.warning("readiness: %s", exc)
-        checks["models"] = {"ok": False, "message": _NOT_READY["models"]}
-    return all(c["ok"] for c in checks.values()), checks
-
-
-async def _cached_readiness(state: ApiState) -> tuple[bool, dict[str, Any]]:
-    """The readiness verdict, computed at most once per :data:`READY_CACHE_S` (shared by callers)."""
-    async with state.readiness_lock:
-        cached = state.readiness
-        if cached is None or time.monotonic() - cached[0] > READY_CACHE_S:
-            ready, checks = await asyncio.to_thread(_readiness, state)
-            cached = state.readiness = (time.monotonic(), ready, checks)
-    return cached[1], cached[2]
-
-
-@router.get("/readyz", tags=["health"], summary="database reachable, models loaded, index present")
-async def readyz(request: Request) -> JSONResponse:
-    """Answer 200 when the server can answer questions, else 503 naming what is missing.
-
-    The verdict is reused for 1.5 s; it shows no database address (the endpoint needs no token).
-    """
-    state = get_state(request)
-    ready, checks = await _cached_readiness(state)
-    if ready:
-        return JSONResponse({"status": "ready", "checks": checks})
-    failed = "; ".join(f"{k}: {v.get('message', 'not ready')}" for k, v in checks.items() if not v["ok"])
-    body = error_body("not_ready", f"not ready: {failed}")
-    body["checks"] = checks
-    return JSONResponse(body, status_code=503)
-
-
-def _version(pkg: str) -> str | None:
-    try:
-        return metadata.version(pkg)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _info(state: ApiState, caller: Caller) -> dict[str, Any]:
-    state.gate.check()
-    try:
-        return _info_rows(state, caller)
-    except Exception as exc:
-        state.gate.guard(exc)
-        raise
-
-
-def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
-    service = state.service
-    s = state.settings
-    graph = service.graph
-    info = service.refresh()
-    counts = graph.read("api_graph_counts")
-    row = counts[0] if counts else {"entities": 0, "relationships": 0}
-    server = graph.driver.get_server_info()
-    scorer = service.scorer
-    mine = {cid: c for cid, c in sorted(info.communities.items()) if caller.may(cid)}
-    out: dict[str, Any] = {
-        "versions": {
-            "pathrag_gds": __version__,
-            "python": platform.python_version(),
-            "neo4j_server": server.agent,
-            "neo4j_driver": _version("neo4j"),
-            "onnxruntime": _version("onnxruntime"),
-            "fastapi": _version("fastapi"),
-            "uvicorn": _version("uvicorn"),
-        },
-        "model": {
-            "embedding_model": s.embedding_model,
-            "quantization": s.quantization,
-            "scorer": getattr(scorer, "name", type(scorer).__name__),
-        },
-        "database": {
-            "name": s.neo4j_database,
-            "vector_index": s.vector_index,
-            "index_state": info.index_state,
-        },
-        "graph": {
-            "entities": row["entities"],
-            "relationships": row["relationships"],
-            "labels": len(info.labels),
-            "relationship_types": len(info.types),
-            "communities": [
-                {"id": cid, "size": c.get("size"), "ontology_id": c.get("ontology_id")}
-                for cid, c in mine.items()
-            ],
-        },
-        "limits": {
-            "max_hop_depth": s.api_max_hop_depth,
-            "max_top_n": s.api_max_top_n,
-            "max_seed_n": s.api_max_seed_n,
-            "max_question_chars": s.api_max_question_chars,
-            "max_body_bytes": s.api_max_body_bytes,
-            "timeout_s": s.api_timeout_s,
-            "concurrency": state.runner.concurrency,
-            "max_queue": state.runner.max_queue,
-            "session_ttl_s": s.api_session_ttl_s,
-        },
-        "searches": vars(state.runner.stats).copy(),
-        "sessions": state.sessions.count(),
-    }
-    if caller.communities is not None:  # a scoped token sees its communities, not the whole server
-        out["graph"].update(entities=sum(int(c.get("size") or 0) for c in mine.values()), relationships=None)
-        del out["searches"], out["sessions"]
-    return out
-
-
-@v1.get("/info", tags=["health"], summary="versions, model, graph counts, limits")
-async def info(request: Request) -> dict[str, Any]:
-    """Versions, the model, graph counts, the limits and live counters.
-
-    A token scoped to some communities sees only those (and their entity count).
-    """
-    return await asyncio.to_thread(_info, get_state(request), get_caller(request))
+v1.include_router(health.v1)
 
 
 # --- queries ------------------------------------------------------------------------------------

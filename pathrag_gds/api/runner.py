@@ -22,7 +22,7 @@ from typing import Any
 from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError
 from pathrag_gds.api.interrupt import watching
-from pathrag_gds.api.models import Effective
+from pathrag_gds.api.requests import Effective
 from pathrag_gds.errors import QueryCancelled, QueryTimeout
 from pathrag_gds.results import PathResult
 from pathrag_gds.service import PathRag

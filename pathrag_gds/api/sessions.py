@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pathrag_gds.api.errors import ApiError
-from pathrag_gds.api.models import Effective, SessionOut
+from pathrag_gds.api.requests import Effective, SessionOut
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (

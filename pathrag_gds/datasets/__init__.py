@@ -6,15 +6,9 @@ Example:
     >>> GraphLoader(graph).load(result.dataset)  # doctest: +SKIP
 """
 
-from pathrag_gds.datasets.loader import (
-    ChunkRow,
-    Dataset,
-    DatasetError,
-    EntityRow,
-    GraphLoader,
-    LoadReport,
-    RelationRow,
-)
+from pathrag_gds.datasets.load_report import LoadReport
+from pathrag_gds.datasets.loader import GraphLoader
+from pathrag_gds.datasets.rows import ChunkRow, Dataset, DatasetError, EntityRow, RelationRow
 
 __all__ = [
     "ChunkRow",

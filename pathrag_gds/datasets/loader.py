@@ -15,25 +15,59 @@ Example:
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tqdm import tqdm
 
 from pathrag_gds.clusters.store import delete_clusters
+from pathrag_gds.datasets.checks import (
+    bad_character,
+    check_dataset,
+    check_identifier,
+    check_text,
+    check_text_value,
+    check_value,
+)
+from pathrag_gds.datasets.load_report import MAX_LISTED_REFUSED, LoadReport
+from pathrag_gds.datasets.rows import (
+    ChunkRow,
+    Dataset,
+    DatasetError,
+    EntityRow,
+    RelationRow,
+    entity_id,
+    split_entity_id,
+)
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
+
+#: Moved to `rows`, `checks` and `load_report`; still importable from here.
+__all__ = [
+    "MAX_LISTED_REFUSED",
+    "ChunkRow",
+    "Dataset",
+    "DatasetError",
+    "EntityRow",
+    "LoadReport",
+    "RelationRow",
+    "bad_character",
+    "check_dataset",
+    "check_identifier",
+    "check_text",
+    "check_text_value",
+    "check_value",
+    "entity_id",
+    "split_entity_id",
+]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 #: Statements run before loading: constraints and indexes (all `IF NOT EXISTS`).
 SCHEMA_STATEMENTS = (
@@ -45,274 +79,10 @@ SCHEMA_STATEMENTS = (
 )
 
 
-class DatasetError(InvalidInput):
-    """A data or ontology file cannot be loaded as it is (the message says what to fix)."""
-
-
-@dataclass(frozen=True, slots=True)
-class EntityRow:
-    """One entity to write: id (globally unique), name, type labels, description, attributes."""
-
-    id: str
-    name: str
-    labels: tuple[str, ...] = ()
-    description: str = ""
-    attributes: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class RelationRow:
-    """One relationship to write: entity ids, the ontology type, scalar attributes."""
-
-    source: str
-    type: str
-    target: str
-    attributes: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkRow:
-    """One provenance chunk and the entity ids it mentions."""
-
-    id: str
-    text: str
-    source: str = ""
-    mentions: tuple[str, ...] = ()
-
-
-@dataclass
-class Dataset:
-    """Everything one load writes: one ontology, one community and its data."""
-
-    ontology: Ontology
-    community_id: str
-    entities: list[EntityRow] = field(default_factory=list)
-    relationships: list[RelationRow] = field(default_factory=list)
-    chunks: list[ChunkRow] = field(default_factory=list)
-
-    @property
-    def entity_count(self) -> int:
-        """Number of entities."""
-        return len(self.entities)
-
-
-#: Refused ids listed in a load report (the count covers all of them).
-MAX_LISTED_REFUSED = 5
-
-
-@dataclass
-class LoadReport:
-    """What a load did. `created` counts new nodes / relationships, `existing` ones already there.
-
-    `*_refused` count what another community owns and the load left alone (see `GraphLoader.load`);
-    `refused_ids` lists the first entity and chunk ids refused.
-    """
-
-    community_id: str
-    entities_created: int = 0
-    entities_existing: int = 0
-    entities_changed: int = 0
-    entities_refused: int = 0
-    relationships_created: int = 0
-    relationships_existing: int = 0
-    relationships_missing_endpoint: int = 0
-    relationships_refused: int = 0
-    chunks: int = 0
-    chunks_refused: int = 0
-    mentions: int = 0
-    mentions_refused: int = 0
-    refused_ids: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def refused(self) -> int:
-        """Entities, relationships, chunks and mentions refused because another community owns them."""
-        return (
-            self.entities_refused + self.relationships_refused + self.chunks_refused + self.mentions_refused
-        )
-
-    def note_refused(self, ids: Sequence[str]) -> None:
-        """Remember the first refused ids."""
-        room = MAX_LISTED_REFUSED - len(self.refused_ids)
-        if room > 0:
-            self.refused_ids.extend(ids[:room])
-
-    def lines(self) -> list[str]:
-        """The report as human-readable lines."""
-        out = [
-            f"community {self.community_id}: loaded in {self.seconds:.1f} s",
-            f"  entities:      {self.entities_created + self.entities_existing:>9,} "
-            f"({self.entities_created:,} created, {self.entities_existing:,} existing, "
-            f"{self.entities_changed:,} of them changed)",
-            f"  relationships: {self.relationships_created + self.relationships_existing:>9,} "
-            f"({self.relationships_created:,} created, {self.relationships_existing:,} existing)",
-            f"  chunks:        {self.chunks:>9,} ({self.mentions:,} mentions)",
-        ]
-        if self.relationships_missing_endpoint:
-            out.append(
-                f"  {self.relationships_missing_endpoint:,} relationship(s) not written: an endpoint "
-                "is missing"
-            )
-        if self.refused:
-            listed = ", ".join(repr(i) for i in self.refused_ids)
-            out.append(
-                f"  REFUSED (owned by another community, left unchanged): {self.entities_refused:,} "
-                f"entities, {self.relationships_refused:,} relationships, {self.chunks_refused:,} "
-                f"chunks, {self.mentions_refused:,} mentions; first ids: {listed or '-'}. Use other "
-                "ids, or pass --shared (GraphLoader.load(shared=True)) to change and share them"
-            )
-        return out
-
-
 def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     """Consecutive slices of at most `size` items."""
     for start in range(0, len(items), size):
         yield items[start : start + size]
-
-
-def entity_id(community_id: str, name: str) -> str:
-    r"""The entity id of `name` in a community: `<community>:<name>`, the community escaped.
-
-    In the community, `\` becomes `\\` and `:` becomes `\:`, so the first unescaped `:` ends
-    it and no two (community, name) pairs share an id. Communities without `:` or `\` keep the
-    plain form (`metaqa:Heat`).
-
-    Example:
-        >>> entity_id("acme", "secret:Vault Plan"), entity_id("acme:secret", "Vault Plan")
-        ('acme:secret:Vault Plan', 'acme\\:secret:Vault Plan')
-    """
-    return community_id.replace("\\", "\\\\").replace(":", "\\:") + ":" + name
-
-
-def split_entity_id(eid: str) -> tuple[str, str]:
-    r"""The (community, name) an :func:`entity_id` was built from.
-
-    Raises:
-        ValueError: `eid` has no unescaped `:` (it is not a community-scoped id).
-
-    Example:
-        >>> split_entity_id("acme\\:secret:Vault Plan")
-        ('acme:secret', 'Vault Plan')
-    """
-    out: list[str] = []
-    i = 0
-    while i < len(eid):
-        ch = eid[i]
-        if ch == "\\" and i + 1 < len(eid):
-            out.append(eid[i + 1])
-            i += 2
-            continue
-        if ch == ":":
-            return "".join(out), eid[i + 1 :]
-        out.append(ch)
-        i += 1
-    raise ValueError(f"{eid!r} is not a community-scoped entity id (no unescaped ':')")
-
-
-#: Refused in ids and names: control characters (Unicode Cc: C0, DEL, C1), lone surrogates (Cs) and
-#: the line / paragraph separators (Zl, Zp).
-_BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-#: Refused in descriptions and other text: the same, except tab, line feed, carriage return and the
-#: Unicode line separators.
-_BAD_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def bad_character(value: str, *, multiline: bool = False) -> str | None:
-    r"""Why `value` cannot be stored as an id or name (or, `multiline`, a description), else None.
-
-    Refused: control characters (NUL, escape, ...; in names also tab and line breaks), the line
-    separators U+2028 / U+2029 in names, and lone surrogates (a broken `\ud800` escape or an
-    invalid UTF-8 byte read leniently).
-
-    Example:
-        >>> bad_character("Bob\x00"), bad_character("two\nlines", multiline=True)
-        ('control character U+0000', None)
-    """
-    m = (_BAD_IN_TEXT if multiline else _BAD_IN_NAME).search(value)
-    if m is None:
-        return None
-    code = ord(m.group())
-    if 0xD800 <= code <= 0xDFFF:
-        return f"lone surrogate U+{code:04X} (not valid Unicode text)"
-    if code in (0x2028, 0x2029):
-        return f"line separator U+{code:04X}"
-    return f"control character U+{code:04X}"
-
-
-def check_text(value: str, what: str, *, multiline: bool = False) -> str:
-    """Return `value` if :func:`bad_character` finds nothing in it.
-
-    Raises:
-        DatasetError: naming the field and the character, and saying to remove it.
-    """
-    bad = bad_character(value, multiline=multiline)
-    if bad:
-        raise DatasetError(f"{what} {value!r} holds a {bad}: remove it from the data")
-    return value
-
-
-def check_text_value(value: Any, what: str) -> Any:
-    """Return a property value if its strings pass :func:`check_text` (line breaks allowed)."""
-    for v in value if isinstance(value, list) else [value]:
-        if isinstance(v, str):
-            check_text(v, what, multiline=True)
-    return value
-
-
-def check_identifier(name: str, what: str) -> str:
-    """Return `name` if it can be a label / relationship type / property name.
-
-    Raises:
-        DatasetError: it holds characters other than letters, digits and `_`.
-    """
-    if not _IDENT.match(name):
-        raise DatasetError(f"{what} {name!r} is not a valid name: use letters, digits and '_' only")
-    return name
-
-
-def check_value(value: Any, where: str) -> Any:
-    """Return `value` if Neo4j can store it as a property (a scalar or a list of scalars).
-
-    Raises:
-        DatasetError: a map, a nested list or a mixed list.
-    """
-    scalar = (str, int, float, bool)
-    if value is None or isinstance(value, scalar):
-        return value
-    if (
-        isinstance(value, list | tuple)
-        and all(isinstance(v, scalar) for v in value)
-        and len({type(v) for v in value}) <= 1
-    ):
-        return list(value)
-    raise DatasetError(
-        f"{where}: value {value!r} is not a scalar or a list of scalars of one kind; flatten it"
-    )
-
-
-def check_dataset(dataset: Dataset) -> None:
-    """Check every id, name and text of a dataset for :func:`bad_character` before anything is written.
-
-    Raises:
-        DatasetError: naming the first bad value and its character.
-    """
-    check_text(dataset.community_id, "community id")
-    for e in dataset.entities:
-        check_text(e.id, "entity id")
-        check_text(e.name, f"entity {e.id!r} name")
-        check_text(e.description, f"entity {e.id!r} description", multiline=True)
-        for key, value in e.attributes.items():
-            check_text_value(value, f"entity {e.id!r} attribute {key!r}")
-    for r in dataset.relationships:
-        where = f"relationship {r.source!r} {r.type} {r.target!r}"
-        check_text(r.source, f"{where}: source")
-        check_text(r.target, f"{where}: target")
-        for key, value in r.attributes.items():
-            check_text_value(value, f"{where} attribute {key!r}")
-    for c in dataset.chunks:
-        check_text(c.id, "chunk id")
-        check_text(c.text, f"chunk {c.id!r} text", multiline=True)
-        check_text(c.source, f"chunk {c.id!r} source")
 
 
 def ontology_rows(ontology: Ontology) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -18,7 +18,8 @@ from typing import Any
 
 import yaml
 
-from pathrag_gds.datasets.loader import DatasetError, check_identifier
+from pathrag_gds.datasets.checks import check_identifier
+from pathrag_gds.datasets.rows import DatasetError
 from pathrag_gds.ontology import Ontology
 
 #: Bundled data files (demo graph, MetaQA ontology).

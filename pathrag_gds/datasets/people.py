@@ -38,13 +38,45 @@ import itertools
 import random
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pathrag_gds.datasets.metaqa_questions import ChainStep, format_chain, parse_chain
+from pathrag_gds.datasets.metaqa_questions import ChainStep
 from pathrag_gds.datasets.ontology_files import DATA_DIR, read_ontology
-from pathrag_gds.ontology import Ontology
+from pathrag_gds.datasets.people_names import (
+    COMPANY_END,
+    FIRST_F,
+    FIRST_M,
+    INDUSTRIES,
+    PRODUCT_WORDS,
+    Names,
+    last_name,
+)
+from pathrag_gds.datasets.people_questions import (
+    PickedQuestion,
+    QuestionSpec,
+    pick_questions,
+    read_specs,
+    topic_label,
+    write_questions,
+)
+
+__all__ = [
+    "PEOPLE_ONTOLOGY",
+    "SYMMETRIC",
+    "PeopleTriple",
+    "PeopleWorld",
+    "PickedQuestion",
+    "QuestionSpec",
+    "Step",
+    "generate",
+    "main",
+    "pick_questions",
+    "read_specs",
+    "topic_label",
+    "write_questions",
+]
 
 #: The ontology of this graph (hand-written phrases).
 PEOPLE_ONTOLOGY = DATA_DIR / "people_ontology.yaml"
@@ -55,62 +87,6 @@ SYMMETRIC = frozenset({"married_to", "sibling_of", "friend_of", "partners_with"}
 #: One hop of a chain: relationship type and walk direction, `out` (along the stored arrow), `in`
 #: (against it) or `both` (either way: symmetric types).
 Step = ChainStep
-
-
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
-
-
-_FIRST_F = _words(
-    "Ada Alma Amara Anneli Aurora Beatrix Bettina Calla Carys Celeste Clara Dalia Delphine Edda Elin "
-    "Elodie Esme Fenna Freya Gisela Greta Hana Hedda Ilse Imke Ines Iris Isolde Jana Jolien Juna Kaja "
-    "Karin Laila Leonie Liv Lorna Maren Marit Mira Nadia Nela Nora Odile Olga Petra Philippa Rana "
-    "Rhea Romy Runa Sanne Selma Sigrid Solveig Talia Tamsin Thea Tova Ulla Vera Vida Wilma Yara Zora"
-)
-_FIRST_M = _words(
-    "Aldo Anders Anselm Arvid Bastian Benedikt Bram Caspar Cato Cyrus Dario Elias Emil Espen Falk "
-    "Felix Florian Gero Gideon Hakon Hannes Ivo Jakob Jarno Jonas Joris Kasimir Kilian Lars Lennart "
-    "Linus Lorenz Magnus Malte Matthias Milo Nils Noah Oskar Otto Pavel Quentin Rafael Rasmus Rune "
-    "Silas Soren Stellan Teodor Tobias Torben Ulrik Valentin Viggo Wendel Xaver Yannick Yorick Zeno"
-)
-_LAST_A = _words(
-    "Ash Bel Brand Cor Dal Eber Fal Gar Hal Hol Kes Lind Mar Mor Nor Ost Pell Quen Rav Sal Stein Tal Ved "
-    "Wal Wester"
-)
-_LAST_B = _words(
-    "brook dale field ford gard holm hurst ley mark mont more quist rick ridge ton vik wood by croft stead"
-)
-_SYL_A = _words(
-    "Al Bar Bel Cal Dor El Fen Gal Hav Ist Kal Lor Mar Nev Or Pal Quar Ros Sel Tav Ul Val Wes Zan"
-)
-_SYL_B = _words("a e i o u ae ia")
-_SYL_C = _words("bria dor gard hold lan mere mora nor peth rath ren sund tia vale vik well wick")
-_COUNTRY_END = _words("ia land mark stan onia avia")
-_COMPANY_END = _words(
-    "Systems Labs Works Holdings Logistics Foods Motors Dynamics Analytics Textiles Media Energy "
-    "Pharma Robotics Shipping Capital Foundry Optics Mills Instruments"
-)
-_PRODUCT_WORDS = _words(
-    "Atlas Beacon Comet Drift Ember Flux Glide Harbor Ion Jade Kite Lumen Mosaic Nimbus Orbit Pulse "
-    "Quill Ripple Summit Tide Umbra Vector Willow Zephyr"
-)
-_INDUSTRIES = (
-    "banking",
-    "shipping",
-    "software",
-    "agriculture",
-    "pharmaceuticals",
-    "textiles",
-    "energy",
-    "publishing",
-    "robotics",
-    "food processing",
-    "telecommunications",
-    "aviation",
-    "mining",
-    "retail",
-    "biotechnology",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,37 +159,6 @@ class PeopleWorld:
         return "\n".join(lines) + "\n"
 
 
-class _Names:
-    """Unique names across the whole world."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.used: set[str] = set()
-
-    def take(self, make: Iterable[str]) -> str:
-        for name in make:
-            if name not in self.used:
-                self.used.add(name)
-                return name
-        raise RuntimeError("name space exhausted")  # pragma: no cover - the generators are unbounded
-
-    def place(self) -> Iterator[str]:
-        r = self.rng
-        while True:
-            yield r.choice(_SYL_A) + r.choice(_SYL_B) + r.choice(_SYL_C)
-
-    def country(self) -> Iterator[str]:
-        r = self.rng
-        while True:
-            yield r.choice(_SYL_A) + r.choice(_SYL_B).rstrip("aeiou") + r.choice(_COUNTRY_END)
-
-    def person(self, first: str, last: str) -> Iterator[str]:
-        yield f"{first} {last}"
-        r = self.rng
-        while True:
-            yield f"{first} {r.choice('ABCDEFGHJKLMNPRSTVW')}. {last}"
-
-
 @dataclass
 class _Person:
     name: str
@@ -221,10 +166,6 @@ class _Person:
     female: bool
     generation: int
     born: int
-
-
-def _last_name(r: random.Random) -> str:
-    return r.choice(_LAST_A) + r.choice(_LAST_B)
 
 
 def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> PeopleWorld:
@@ -243,7 +184,7 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     if symmetric not in ("once", "both"):
         raise ValueError(f"symmetric must be 'once' or 'both' (got {symmetric!r})")
     r = random.Random(seed)
-    names = _Names(r)
+    names = Names(r)
     w = PeopleWorld(seed=seed, scale=scale, symmetric=symmetric)
     triples: list[PeopleTriple] = []
 
@@ -284,17 +225,17 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
         uni = add("University", names.take(itertools.chain(styles, (f"{x} College" for x in names.place()))))
         rel(uni, "campus_in", city)
         universities.append(uni)
-    industries = [add("Industry", names.take([i])) for i in _INDUSTRIES]
+    industries = [add("Industry", names.take([i])) for i in INDUSTRIES]
 
     # --- companies --------------------------------------------------------------------------------
     companies = []
     for _ in range(n(300)):
-        co = add("Company", names.take(f"{x} {r.choice(_COMPANY_END)}" for x in names.place()))
+        co = add("Company", names.take(f"{x} {r.choice(COMPANY_END)}" for x in names.place()))
         companies.append(co)
         rel(co, "headquartered_in", r.choices(cities, city_weight)[0])
         rel(co, "in_industry", r.choice(industries))
         for _ in range(r.choice((0, 1, 1, 1, 2, 2, 3))):
-            word = r.choice(_PRODUCT_WORDS)
+            word = r.choice(PRODUCT_WORDS)
             stem = f"{co.split()[0]} {word}"
             product = add("Product", names.take(f"{stem} {k}" if k else stem for k in range(99)))
             rel(co, "makes", product)
@@ -314,7 +255,7 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
 
     def person(last: str, female: bool, generation: int, born: int, avoid: Iterable[str] = ()) -> _Person:
         taken = set(avoid)
-        first = r.choice([f for f in (_FIRST_F if female else _FIRST_M) if f not in taken])
+        first = r.choice([f for f in (FIRST_F if female else FIRST_M) if f not in taken])
         p = _Person(add("Person", names.take(names.person(first, last))), last, female, generation, born)
         people.append(p)
         return p
@@ -338,8 +279,8 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     second: list[_Person] = []
     for _ in range(n(240)):
         born = r.randint(1935, 1960)
-        husband = person(_last_name(r), False, 0, born)
-        wife = person(_last_name(r), True, 0, born + r.randint(-4, 4))
+        husband = person(last_name(r), False, 0, born)
+        wife = person(last_name(r), True, 0, born + r.randint(-4, 4))
         second += family(husband, wife, r.choice((0, 1, 2, 2, 2, 3, 3, 4)), 1)
     single = [k for k in second if r.random() < 0.15]  # some children of two families marry each other
     spouses: dict[str, _Person] = {}
@@ -352,7 +293,7 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
             if kid.name < spouses[kid.name].name:
                 third += family(kid, spouses[kid.name], r.choice((0, 1, 2, 2, 3)), 2)
         elif r.random() < 0.55:
-            partner = person(_last_name(r), not kid.female, 1, kid.born + r.randint(-5, 5))
+            partner = person(last_name(r), not kid.female, 1, kid.born + r.randint(-5, 5))
             third += family(kid, partner, r.choice((0, 1, 1, 2, 2, 3)), 2)
     grown = [g for g in third if g.born < 1998 and r.random() < 0.3]  # a few grandchildren married
     for p1, p2 in zip(grown[::2], grown[1::2], strict=False):
@@ -401,121 +342,6 @@ def generate(seed: int = 0, scale: float = 1.0, symmetric: str = "once") -> Peop
     used = {t.subject for t in w.triples} | {t.object for t in w.triples}
     w.labels = {name: label for name, label in w.labels.items() if name in used}  # as the TSV holds them
     return w
-
-
-# --- questions ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class QuestionSpec:
-    """A hand-written question: its wording with `[X]` for the topic, and the gold chain."""
-
-    hop: int
-    chain: tuple[Step, ...]
-    wording: str
-    line: int = 0
-
-    @property
-    def chain_text(self) -> str:
-        """`rel:dir,rel:dir`: the chain as in the chains file."""
-        return format_chain(self.chain)
-
-
-@dataclass(frozen=True, slots=True)
-class PickedQuestion:
-    """A spec with its topic entity and the gold answers from walking the chain."""
-
-    spec: QuestionSpec
-    topic: str
-    answers: tuple[str, ...]
-
-    def line(self) -> str:
-        """`question with [topic]<TAB>a1|a2`, the MetaQA format."""
-        return f"{self.spec.wording.replace('[X]', f'[{self.topic}]')}\t{'|'.join(self.answers)}"
-
-
-def read_specs(path: str | Path) -> list[QuestionSpec]:
-    """Read `hop<TAB>chain<TAB>wording` lines (`#` comments and the header skipped).
-
-    Raises:
-        ValueError: a malformed line, a hop count that is not the chain's length, or no `[X]`.
-    """
-    out = []
-    for i, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not raw.strip() or raw.startswith("#") or raw.startswith("hop\t"):
-            continue
-        parts = raw.split("\t")
-        if len(parts) != 3:
-            raise ValueError(f"{path}:{i}: expected hop<TAB>chain<TAB>wording")
-        chain = parse_chain(parts[1])
-        if int(parts[0]) != len(chain) or parts[2].count("[X]") != 1:
-            raise ValueError(f"{path}:{i}: hop must equal the chain length and [X] appear once")
-        out.append(QuestionSpec(int(parts[0]), chain, parts[2].strip(), i))
-    return out
-
-
-def topic_label(chain: Sequence[Step], ontology: Ontology) -> str:
-    """The entity type a chain starts from (source of an `out`/`both` step, target of an `in` step)."""
-    rel, d = chain[0]
-    rt = ontology.relation(rel)
-    labels = rt.target_labels if d == "in" else rt.source_labels
-    if not labels:
-        raise ValueError(f"relation {rel!r} has no source/target type in ontology {ontology.id}")
-    return labels[0]
-
-
-def pick_questions(
-    world: PeopleWorld,
-    specs: Sequence[QuestionSpec],
-    ontology: Ontology,
-    seed: int = 0,
-    max_answers: int = 20,
-) -> tuple[list[PickedQuestion], list[QuestionSpec]]:
-    """Give each spec a topic whose chain reaches 1..`max_answers` entities, each topic used once.
-
-    Topics with at most 10 answers are preferred. Returns the picked questions and the specs that
-    found no topic. Deterministic for a world and seed.
-    """
-    used: set[str] = set()
-    picked: list[PickedQuestion] = []
-    dropped: list[QuestionSpec] = []
-    for spec in specs:
-        rng = random.Random(f"{seed}:{spec.hop}:{spec.line}:{spec.wording}")
-        pool = world.entities_of(topic_label(spec.chain, ontology))
-        rng.shuffle(pool)
-        choice: PickedQuestion | None = None
-        for cap in (10, max_answers):
-            for topic in pool:
-                if topic in used:
-                    continue
-                answers = world.walk(topic, spec.chain)
-                if 1 <= len(answers) <= cap:
-                    choice = PickedQuestion(spec, topic, tuple(sorted(answers)))
-                    break
-            if choice is not None:
-                break
-        if choice is None:
-            dropped.append(spec)
-            continue
-        used.add(choice.topic)
-        picked.append(choice)
-    return picked, dropped
-
-
-def write_questions(picked: Sequence[PickedQuestion], out_dir: Path) -> list[Path]:
-    """Write `N-hop.txt` and `N-hop_chains.txt` per hop count into `out_dir`; returns the question files."""
-    by_hop: dict[int, list[PickedQuestion]] = defaultdict(list)
-    for q in picked:
-        by_hop[q.spec.hop].append(q)
-    files = []
-    for hop, qs in sorted(by_hop.items()):
-        qf = out_dir / f"{hop}-hop.txt"
-        qf.write_text("".join(q.line() + "\n" for q in qs), encoding="utf-8")
-        (out_dir / f"{hop}-hop_chains.txt").write_text(
-            "".join(q.spec.chain_text + "\n" for q in qs), encoding="utf-8"
-        )
-        files.append(qf)
-    return files
 
 
 def main(argv: Sequence[str] | None = None) -> int:

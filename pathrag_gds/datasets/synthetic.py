@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pathrag_gds.datasets.loader import Dataset, EntityRow, RelationRow, entity_id
 from pathrag_gds.datasets.ontology_files import DATA_DIR, read_ontology
+from pathrag_gds.datasets.rows import Dataset, EntityRow, RelationRow, entity_id
 from pathrag_gds.datasets.synthetic_names import entity_description, entity_name
 from pathrag_gds.ontology import Ontology
 

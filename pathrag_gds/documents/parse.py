@@ -20,7 +20,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from pathrag_gds.datasets.loader import DatasetError, bad_character
+from pathrag_gds.datasets.checks import bad_character
+from pathrag_gds.datasets.rows import DatasetError
 
 #: File name endings read as Markdown; everything else is plain text.
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})

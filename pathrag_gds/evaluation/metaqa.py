@@ -329,7 +329,7 @@ def summarize(rows: Sequence[Judgement], **meta: Any) -> dict[str, Any]:
 
 def topic_id(community_id: str, topic: str) -> str:
     """The entity id the MetaQA loader gives a topic entity: `<community>:<name>` (`entity_id`)."""
-    from pathrag_gds.datasets.loader import entity_id
+    from pathrag_gds.datasets.rows import entity_id
 
     return entity_id(community_id, topic)
 

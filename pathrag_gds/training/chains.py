@@ -216,6 +216,7 @@ def train_chain_scorer(
         ModelError: torch or the base model is missing; no rows.
     """
     from pathrag_gds.export import require_torch
+    from pathrag_gds.training.optim import adamw, run_steps, warmup_linear
     from pathrag_gds.training.train import base_model_path
 
     require_torch("training a chain scorer")
@@ -236,7 +237,7 @@ def train_chain_scorer(
             if ".embeddings." in name or any(f".layer.{i}." in name for i in range(config.freeze_layers)):
                 param.requires_grad = False
     trainable = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(trainable, lr=config.lr, weight_decay=0.01)
+    opt = adamw(trainable, lr=config.lr)
     rng = random.Random(config.seed)
     order: list[int] = []
     for _ in range(max(1, int(config.epochs + 0.999))):
@@ -246,25 +247,13 @@ def train_chain_scorer(
     order = order[: max(1, int(len(rows) * config.epochs))]
     plan = [order[i : i + config.batch_size] for i in range(0, len(order), config.batch_size)]
     planned = len(plan)
-    warm = max(1, planned // 10)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: (s + 1) / warm if s < warm else max(0.05, (planned - s) / max(1, planned - warm))
-    )
+    sched = warmup_linear(opt, planned, warm=max(1, planned // 10), floor=0.05)
 
     def embed(texts: list[str]) -> Any:
         feats = model.tokenize(texts)
         return torch.nn.functional.normalize(model(feats)["sentence_embedding"], dim=-1)
 
-    t0 = time.perf_counter()
-    deadline = t0 + config.minutes * 60.0
-    model.train()
-    losses: list[float] = []
-    stopped = False
-    steps = 0
-    for batch in plan:
-        if time.perf_counter() > deadline:
-            stopped = True
-            break
+    def batch_loss(batch: list[int]) -> Any:
         items = [rows[i] for i in batch]
         texts = list(dict.fromkeys(t for r in items for t in (r.positive, *r.negatives)))
         index = {t: i for i, t in enumerate(texts)}
@@ -279,16 +268,12 @@ def train_chain_scorer(
                 allowed[i, index[t]] = True
         logits = logits.masked_fill(~allowed, float("-inf"))
         target = torch.tensor([index[r.positive] for r in items])
-        loss = torch.nn.functional.cross_entropy(logits, target)
-        opt.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        opt.step()
-        sched.step()
-        steps += 1
-        losses.append(float(loss.detach()))
-        if progress is not None:
-            progress(steps, planned, losses[-1])
+        return torch.nn.functional.cross_entropy(logits, target)
+
+    t0 = time.perf_counter()
+    deadline = t0 + config.minutes * 60.0
+    model.train()
+    log = run_steps(plan, batch_loss, opt, sched, trainable, deadline=deadline, progress=progress)
     model.eval()
     top1 = None
     if holdout_pools:
@@ -317,12 +302,12 @@ def train_chain_scorer(
     sbert.write_text(json.dumps(cfg, indent=2), encoding="utf-8")
     return ChainTrainResult(
         model_dir=out_dir,
-        steps=steps,
+        steps=log.steps,
         planned_steps=planned,
         seconds=time.perf_counter() - t0,
-        stopped_by_clock=stopped,
+        stopped_by_clock=log.stopped_by_clock,
         rows=len(rows),
         holdout_rows=len(holdout_pools),
         holdout_top1=top1,
-        losses=losses,
+        losses=log.losses,
     )

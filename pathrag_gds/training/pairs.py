@@ -42,7 +42,8 @@ from dataclasses import asdict, dataclass
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Path
 from pathrag_gds.serialize import approx_tokens, serialize_path
-from pathrag_gds.training.questions import GeneratedQuestion, GraphSource, signature
+from pathrag_gds.training.graph_source import GraphSource, signature
+from pathrag_gds.training.questions import GeneratedQuestion
 
 PREFIX_LABEL = 0.3
 KINDS = (

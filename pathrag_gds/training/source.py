@@ -1,4 +1,4 @@
-"""The live graph as a :class:`~pathrag_gds.training.questions.GraphSource`: one community in Neo4j.
+"""The live graph as a :class:`~pathrag_gds.training.graph_source.GraphSource`: one community in Neo4j.
 
 Reads go through `cypher/train_*.cypher` (sorted rows, seeded hub sampling), and everything read
 is cached for the run, so walks and hard-negative enumeration cost one round trip per batch of
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathrag_gds.expanders import entity_record  # exactly as the search builds them
 from pathrag_gds.graph import Graph
 from pathrag_gds.paths import Edge, EntityRecord
-from pathrag_gds.training.questions import Hop
+from pathrag_gds.training.graph_source import Hop
 
 BATCH = 500
 

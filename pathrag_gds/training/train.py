@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pathrag_gds.errors import ModelError
+from pathrag_gds.training.optim import adamw, run_steps, warmup_linear
 from pathrag_gds.training.pairs import TrainingPair
 
 
@@ -192,18 +193,8 @@ def train_cross_encoder(
         p for n, p in model.named_parameters() if p.requires_grad and not ("classifier" in n or "pooler" in n)
     ]
     trainable = head + body
-    opt = torch.optim.AdamW(
-        [{"params": body, "lr": config.lr}, {"params": head, "lr": config.lr * config.head_lr_mult}],
-        weight_decay=0.01,
-    )
-    warm = max(1, int(planned * config.warmup))
-
-    def lr_at(step: int) -> float:
-        if step < warm:
-            return (step + 1) / warm
-        return max(0.0, (planned - step) / max(1, planned - warm))
-
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_at)
+    opt = adamw([{"params": body, "lr": config.lr}, {"params": head, "lr": config.lr * config.head_lr_mult}])
+    sched = warmup_linear(opt, planned, warm=max(1, int(planned * config.warmup)))
     bce = torch.nn.BCEWithLogitsLoss()
 
     def encode(items: list[TrainingPair]) -> Any:
@@ -216,16 +207,7 @@ def train_cross_encoder(
             return_tensors="pt",
         )
 
-    t0 = time.perf_counter()
-    deadline = t0 + config.minutes * 60.0 if config.minutes else None
-    model.train()
-    steps = 0
-    stopped = False
-    losses: list[float] = []
-    for batch_groups in plan:
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped = True
-            break
+    def batch_loss(batch_groups: list[int]) -> Any:
         items = [p for g in batch_groups for p in by_group[g]]
         feats = encode(items)
         logits = model(**feats).logits.view(-1)
@@ -242,15 +224,12 @@ def train_cross_encoder(
             start += n
         if listwise:
             loss = loss + torch.stack(listwise).mean()
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        opt.step()
-        sched.step()
-        steps += 1
-        losses.append(float(loss.detach()))
-        if progress is not None:
-            progress(steps, planned, losses[-1])
+        return loss
+
+    t0 = time.perf_counter()
+    deadline = t0 + config.minutes * 60.0 if config.minutes else None
+    model.train()
+    log = run_steps(plan, batch_loss, opt, sched, trainable, deadline=deadline, progress=progress)
 
     model.eval()
     hold = {g: by_group[g] for g in hold_ids}
@@ -267,13 +246,13 @@ def train_cross_encoder(
     tokenizer.save_pretrained(str(out_dir))
     return TrainResult(
         model_dir=out_dir,
-        steps=steps,
+        steps=log.steps,
         planned_steps=planned,
         seconds=time.perf_counter() - t0,
-        stopped_by_clock=stopped,
+        stopped_by_clock=log.stopped_by_clock,
         train_pairs=sum(len(by_group[g]) for g in train_ids),
         holdout_pairs=sum(len(v) for v in hold.values()),
         holdout_accuracy=acc,
         holdout_top1=top1,
-        losses=losses,
+        losses=log.losses,
     )
