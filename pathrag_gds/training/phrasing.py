@@ -349,3 +349,41 @@ def co_forms(phrase: str, other: str) -> tuple[list[str], list[str]]:
             nouns.append(f"{other}'s co-{plural(agent)}")
         nouns.append(f"the co-{plural(agent)} of {other}")
     return clauses, nouns
+
+
+def share_noun(phrase: str) -> str:
+    """The noun for the subject of `M <phrase> Y` when Y and another share M, else "".
+
+    A role noun (`is the genre of` -> genre), the agent of a transitive verb (`directed` -> director)
+    or of a verb with a preposition (`starred in` -> star); never the agent of a verb the subject
+    only undergoes (`M starred Y` makes M no star).
+
+    Example:
+        >>> [share_noun(p) for p in ("directed", "is the genre of", "starred in", "starred", "is in")]
+        ['director', 'genre', 'star', '', '']
+    """
+    s = Sentence.parse(phrase)
+    return s.role or s.agent or (PREP_AGENT_NOUNS.get(s.verb, "") if s.prep and not s.rest else "")
+
+
+def share_forms(middle: str, other: str, noun: str) -> tuple[list[str], list[str]]:
+    """How people say that things share `middle` with `other`: (questions, plural noun phrases).
+
+    Example:
+        >>> qs, nouns = share_forms("director", "Heat", "movie")
+        >>> qs
+        ['Which movies share a director with Heat?', 'What movies share directors with Heat?']
+        >>> nouns
+        ['the movies that share a director with Heat', 'the movies sharing directors with Heat']
+    """
+    article = "an" if middle[:1] in "aeiou" else "a"
+    many = plural(noun)
+    questions = [
+        f"Which {many} share {article} {middle} with {other}?",
+        f"What {many} share {plural(middle)} with {other}?",
+    ]
+    nouns = [
+        f"the {many} that share {article} {middle} with {other}",
+        f"the {many} sharing {plural(middle)} with {other}",
+    ]
+    return questions, nouns
