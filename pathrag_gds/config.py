@@ -206,10 +206,11 @@ class ModelSettings(BaseModel):
     bi_encoder_pooling: Literal["sentences", "full"] = "sentences"
     #: sentence pooling: score = (1 - w) x best sentence cosine + w x mean sentence cosine
     pooled_mean_weight: float = Field(0.0, ge=0.0, le=1.0)
-    #: Cascade scoring where a community has a tuned cross-encoder (`python -m pathrag_gds tune`):
-    #: per depth batch, the cross-encoder re-scores the bi-encoder's best `cascade_k` paths; 0 turns
-    #: the cascade off (bi-encoder only). See docs/benchmarks.md for what K costs and buys.
-    cascade_k: int = Field(30, ge=0, le=10000)
+    #: Cascade scoring where a community has a tuned cross-encoder (`tune --model paths`): per depth
+    #: batch, the cross-encoder re-scores the bi-encoder's best `cascade_k` paths. Opt-in (0: the
+    #: bi-encoder alone): on the demo graph, the only one shipping such a model, K=30 gives the same
+    #: Bob hits as the bi-encoder at ~10x the time a question (docs/benchmarks.md, Bob suite).
+    cascade_k: int = Field(0, ge=0, le=10000)
     #: Weight of the cross-encoder in the cascade's top-K scores (the rest: the bi-encoder cosine).
     #: Low, so the bi-encoder's order stands where its type, relation and detour terms decide, while
     #: the cross-encoder still lifts MetaQA above the bi-encoder alone (docs/tuning.md).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -462,9 +463,22 @@ def test_database_down_answers_503_at_once(down: ServerThread) -> None:
 # --- 14: the community's tuned model, the same over HTTP, the CLI and the library ------------------------
 
 
+#: The cascade is opt-in (`PATHRAG_CASCADE_K` > 0): these tests turn it on to check that every surface
+#: picks the community's tuned cross-encoder the same way.
+CASCADE_K = 30
+
+
+@pytest.fixture(scope="module")
+def cascade_server(demo_community: str, settings: Settings) -> Iterator[ServerThread]:
+    s = settings.model_copy(update={"api_token": TOKEN, "api_timeout_s": 300.0, "cascade_k": CASCADE_K})
+    with ServerThread(create_app(s)) as srv:
+        wait_ready(srv)
+        yield srv
+
+
 @pytest.mark.parametrize("question", [QUESTION, "Who are Bob's friends?"])
 def test_cli_library_and_http_give_the_same_paths(
-    server: ServerThread, demo_community: str, settings: Settings, question: str
+    cascade_server: ServerThread, demo_community: str, settings: Settings, question: str
 ) -> None:
     tuned = Path(settings.models_dir) / f"tuned-{demo_community}" / "manifest.json"
     assert tuned.is_file(), "the demo's tuned cross-encoder ships in models/"
@@ -475,10 +489,13 @@ def test_cli_library_and_http_give_the_same_paths(
         text=True,
         check=False,
         timeout=600,
+        env={**os.environ, "PATHRAG_CASCADE_K": str(CASCADE_K)},
     )
     assert proc.returncode == 0, proc.stderr
     cli = json.loads(proc.stdout)
-    lib = PathRag(settings).pathrag(question, community_id=demo_community).model_dump(mode="json")
+    cascade = settings.model_copy(update={"cascade_k": CASCADE_K})
+    lib = PathRag(cascade).pathrag(question, community_id=demo_community).model_dump(mode="json")
+    server = cascade_server
     r = server.post("/v1/query", {"question": question, "community_id": demo_community})
     assert r.status_code == 200, r.text
     http = r.json()
