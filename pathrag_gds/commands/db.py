@@ -1,8 +1,10 @@
 """`python -m pathrag_gds db start|stop|status|install`: the local Neo4j server (Neo4j + APOC + GDS).
 
 `start` fetches the jars on first use (Maven Central, ~150 MB into `.neo4j/`), starts the server on
-127.0.0.1 and waits until Bolt answers; when it runs already it says so (exit 0). `stop` ends it
-(SIGTERM, then SIGKILL after `PATHRAG_NEO4J_STOP_TIMEOUT` s); when nothing runs it says so and exits 0.
+127.0.0.1, waits until Bolt answers and runs the search's queries once (`pathrag_gds.warmup`: the
+first question then finds them planned and the data cached); when it runs already it says so
+(exit 0). `stop` ends it (SIGTERM, then SIGKILL after `PATHRAG_NEO4J_STOP_TIMEOUT` s); when nothing
+runs it says so and exits 0.
 `status` prints the Neo4j, APOC and GDS versions of the server at the configured URI (also your own,
 `NEO4J_URI`), or fails with exit 2 when nothing answers. With `NEO4J_URI` set, `start` and `stop`
 do nothing: that server is yours. `import FOLDER --overwrite` replaces the local database with an
@@ -14,6 +16,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathrag_gds.config import Settings
+    from pathrag_gds.warmup import WarmUp
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,8 +52,19 @@ def run_start(args: argparse.Namespace) -> int:
     from pathrag_gds import localdb
     from pathrag_gds.config import get_settings
 
-    localdb.start(get_settings())
+    settings = get_settings()
+    if localdb.start(settings):
+        print(warm(settings).summary())
     return 0
+
+
+def warm(settings: Settings) -> WarmUp:
+    """Warm the search's queries on the server (`pathrag_gds.warmup`); returns its report."""
+    from pathrag_gds.graph import Graph
+    from pathrag_gds.warmup import warm_up
+
+    with Graph.connect(settings) as graph:
+        return warm_up(graph, settings)
 
 
 def run_stop(args: argparse.Namespace) -> int:

@@ -22,13 +22,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start, load, ask."""
     from pathrag_gds import localdb
-    from pathrag_gds.commands import load, query
+    from pathrag_gds.commands import db, load, query
     from pathrag_gds.config import get_settings
     from pathrag_gds.datasets.demo import DEMO_FILE, read_graph_file
 
     settings = get_settings()
     localdb.start(settings)
     load.run_demo(argparse.Namespace(no_index=False))
+    db.warm(settings)
     community = read_graph_file(DEMO_FILE).community_id
     return query.run(
         argparse.Namespace(

@@ -1,0 +1,33 @@
+"""The warm-up `db start` runs: the search's own queries, once, for the largest communities."""
+
+from __future__ import annotations
+
+import pytest
+
+from pathrag_gds.catalog import read_graph_info
+from pathrag_gds.config import Settings
+from pathrag_gds.graph import Graph
+from pathrag_gds.warmup import warm_up
+
+pytestmark = pytest.mark.integration
+
+
+def test_warm_up_runs_the_search_queries_of_each_community(
+    graph: Graph, settings: Settings, demo_community: str
+) -> None:
+    communities = read_graph_info(graph, settings).communities
+    report = warm_up(graph, settings, max_communities=len(communities))
+    assert demo_community in report.communities
+    assert set(report.communities) == set(communities)
+    # the catalog (3), then per community its entity and the four search queries (or only the
+    # entity query where nothing is embedded yet)
+    assert 3 + len(communities) <= report.queries <= 3 + 5 * len(communities)
+    assert report.summary().startswith(f"warmed up the search queries for {len(communities)} communit")
+
+
+def test_warm_up_takes_only_the_largest_communities(
+    graph: Graph, settings: Settings, demo_community: str
+) -> None:
+    report = warm_up(graph, settings, max_communities=1)
+    sizes = {c: int(v.get("size") or 0) for c, v in read_graph_info(graph, settings).communities.items()}
+    assert report.communities == [max(sizes, key=lambda c: sizes[c])]
