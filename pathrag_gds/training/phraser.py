@@ -25,8 +25,6 @@ from pathrag_gds.training.phrasing import (
     capitalize_first,
     co_forms,
     kind_noun,
-    share_forms,
-    share_noun,
 )
 from pathrag_gds.training.phrasing import plural as _plural
 
@@ -195,8 +193,6 @@ class Phraser:
     def shared(self, path: Path, end: EntityRecord, noun: str) -> list[str]:
         """Forms of 2-hop `X -r-> M <-r- Y` walks (Y shares M): ``Who starred in the same movie as X?``.
 
-        All get the `share` forms (``Which movies share a director with X?``, see
-        :func:`phrasing.share_forms`).
         People also get the `co-` and `together with` forms (``Who co-starred with X?``, ``Who are
         X's co-stars?``, see :func:`phrasing.co_forms`). Longer walks that start so get the noun
         phrases inside (`describe`): ``Which genre does the movie that starred the same person as X
@@ -208,12 +204,11 @@ class Phraser:
         if not parts:
             return []
         clause, start, same = parts
-        share_questions = share_forms(self.middle_noun(path), start, noun)[0]
         if not self.is_person(end):
-            return [f"What {same}?", f"Which {noun} {same}?", *share_questions]
+            return [f"What {same}?", f"Which {noun} {same}?"]
         clauses, nouns = co_forms(clause, start)
         out = [f"Who {same}?", f"Which {noun} {same}?"] + [f"Who {c}?" for c in clauses]
-        return out + [f"Who are {n}?" for n in nouns] + share_questions
+        return out + [f"Who are {n}?" for n in nouns]
 
     def shared_forms(self, path: Path, noun: str) -> list[str]:
         """Noun phrases for the 3rd node of a walk starting `X -r-> M <-r- Y` (see `shared`), else []."""
@@ -222,19 +217,11 @@ class Phraser:
             return []
         clause, start, same = parts
         out = [f"the {noun} that {same}"]
-        out += [self._many(n) for n in share_forms(self.middle_noun(path), start, noun)[1]]
         if self.is_person(self.entities[path.node_ids[2]]):
             clauses, nouns = co_forms(clause, start)
             out += [self._many(f"the {_plural(noun)} that {agree(c, True)}") for c in clauses]
             out += [self._many(n) for n in nouns]
         return out
-
-    def middle_noun(self, path: Path) -> str:
-        """What the shared node M of `X -r-> M <-r- Y` is to them: its role (`director`) or type word."""
-        second = path.edges[1]
-        rel = self.ontology.relation(second.type)
-        phrase = rel.inverse_phrase if second.direction == "in" else rel.phrase  # M <phrase> Y
-        return (share_noun(phrase) if phrase else "") or type_word(self.entities[path.node_ids[1]])
 
     def same_parts(self, path: Path) -> tuple[str, str, str] | None:
         """For a path starting `X -r-> M <-r- Y`: (Y's clause, X's name, `<clause> the same <M> as X`).
