@@ -11,7 +11,7 @@ none). The shapes:
 - `path`: any walk.
 
 Example:
-    >>> from pathrag_gds.config import DEFAULT_GRAPH_RULES
+    >>> from pathrag_gds.mode_settings import DEFAULT_GRAPH_RULES
     >>> from pathrag_gds.paths import Edge, Path
     >>> walk = Path(("bob", "town", "rex"), (Edge("lives_in", "bob", "town", "out"),
     ...                                     Edge("lives_in", "rex", "town", "in")))
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pathrag_gds.config import GraphRule
+from pathrag_gds.mode_settings import GraphRule
 from pathrag_gds.paths import Path
 
 
