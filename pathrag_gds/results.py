@@ -57,12 +57,23 @@ class SourceChunk(BaseModel):
     char_range: tuple[int, int] | None = None
 
 
+class ScoreTerm(BaseModel):
+    """One term of a path's score: `contribution = weight x value`; a path's terms sum to its score."""
+
+    name: str
+    value: float
+    weight: float
+    contribution: float
+
+
 class PathResult(BaseModel):
     """One retrieved path."""
 
     rank: int
     score: float
     score_parts: dict[str, float] = Field(default_factory=dict)
+    #: the score term by term (see :func:`pathrag_gds.search.results.score_breakdown`)
+    score_breakdown: list[ScoreTerm] = Field(default_factory=list)
     depth: int
     key: str
     text: str
@@ -144,6 +155,9 @@ class PathRagResult(BaseModel):
     scoring: str | None = None
     #: global and hybrid modes: the clusters that best match the question
     clusters: list[ClusterResult] = Field(default_factory=list)
+    #: what the search read the question as asking (`Intent.as_dict`: kind, expected types, hinted
+    #: relations, named and described entities, and why); None where no intent was inferred
+    intent: dict[str, Any] | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -322,6 +322,7 @@ class PathRag:
             ],
             timings_ms={k: round(v, 2) for k, v in ctx.timings.items()},
             round_trips=ctx.counter.count,
+            intent=None if ctx.intent is None else ctx.intent.as_dict(),
             depths=outcome.depths,
             explored=outcome.explored,
         )
@@ -365,7 +366,16 @@ class PathRag:
             sources = read_sources(
                 self.graph, ids, community=ctx.community, as_of=ctx.as_of, counter=ctx.counter
             )
-        return path_results(ctx, scored, self._text_of(ctx, ontology), sources)
+        s = self.settings
+        weights = {
+            "type": s.weight_type,
+            "relation_prior": s.weight_relation_prior,
+            "coverage": s.weight_coverage,
+            "length": s.weight_length,
+            "described": s.weight_described,
+            "chain": s.weight_chain,
+        }
+        return path_results(ctx, scored, self._text_of(ctx, ontology), sources, weights)
 
 
 _service: PathRag | None = None

@@ -16,6 +16,7 @@ from pathrag_gds.results import (
     NodeOut,
     PathRagResult,
     PathResult,
+    ScoreTerm,
     Seed,
 )
 
@@ -29,6 +30,9 @@ class PathOut(BaseModel):
     rank: int
     score: float
     score_parts: dict[str, float]
+    score_breakdown: list[ScoreTerm] = Field(
+        default_factory=list, description="the score term by term: weight x value, summing to `score`"
+    )
     path_length: int = Field(description="hops on the path (0 = a seed entity alone)")
     path_context: list[str] = Field(description="`A -> REL -> B`, one string per hop")
     text: str
@@ -93,6 +97,9 @@ class QueryResponse(BaseModel):
     )
     scorer: str
     scoring: str | None = Field(None, description="the scoring mode of the paths (`option-d` or `a3`)")
+    intent: dict[str, Any] | None = Field(
+        None, description="what the question was read as asking: kind, expected types, hinted relations"
+    )
     timings_ms: dict[str, float]
     round_trips: int
     depths: list[DepthStat]
@@ -114,6 +121,7 @@ def path_out(p: PathResult) -> PathOut:
         rank=p.rank,
         score=p.score,
         score_parts=p.score_parts,
+        score_breakdown=p.score_breakdown,
         path_length=p.depth,
         path_context=p.path_context,
         text=p.text,
@@ -198,6 +206,7 @@ def query_response(
         clusters=result.clusters,
         scorer=result.scorer,
         scoring=result.scoring,
+        intent=result.intent,
         timings_ms=result.timings_ms,
         round_trips=result.round_trips,
         depths=result.depths,

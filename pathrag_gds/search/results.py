@@ -22,11 +22,36 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pathrag_gds.beam import ScoredPath
 from pathrag_gds.paths import Path
-from pathrag_gds.results import AnswerCandidate, EdgeOut, NodeOut, PathResult, SourceChunk
+from pathrag_gds.results import AnswerCandidate, EdgeOut, NodeOut, PathResult, ScoreTerm, SourceChunk
 from pathrag_gds.scoring_terms import rank_answers
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.planner import path_chain, step_token
 from pathrag_gds.serialize import path_context
+
+
+def score_breakdown(
+    score: float, parts: Mapping[str, float], weights: Mapping[str, float]
+) -> list[ScoreTerm]:
+    """A path's score term by term; the contributions always sum to `score`.
+
+    Each weighted part first (`weights`: part name -> weight: the Step 6 terms, `chain`), then
+    `text`, the path-text model's share (its score after the scoring mode): what is left.
+
+    Example:
+        >>> parts = {"model": 0.8, "type": 1.0, "chain": 0.2}
+        >>> terms = score_breakdown(1.2, parts, {"type": 0.2, "chain": 1.0})
+        >>> [(t.name, t.value, t.weight, t.contribution) for t in terms]
+        [('type', 1.0, 0.2, 0.2), ('chain', 0.2, 1.0, 0.2), ('text', 0.8, 1.0, 0.8)]
+    """
+    terms = [
+        ScoreTerm(name=name, value=round(parts[name], 6), weight=w, contribution=round(w * parts[name], 6))
+        for name, w in weights.items()
+        if w != 0.0 and name in parts
+    ]
+    if "model" in parts:
+        rest = round(score - sum(t.contribution for t in terms), 6)
+        terms.append(ScoreTerm(name="text", value=round(parts["model"], 6), weight=1.0, contribution=rest))
+    return terms
 
 
 def path_results(
@@ -34,6 +59,7 @@ def path_results(
     scored: Sequence[ScoredPath],
     text_of: Callable[[Path], str],
     sources: Mapping[str, list[SourceChunk]] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> list[PathResult]:
     """The results of the scored paths, in order, each with the sources of its entities.
 
@@ -42,6 +68,7 @@ def path_results(
         scored: the paths, best first.
         text_of: a path's text where the scorer did not keep one.
         sources: each entity's source passages (`provenance.read_sources`).
+        weights: the weight of each score part (:func:`score_breakdown`); None: no breakdown.
     """
     ents = ctx.entities
     sources = sources or {}
@@ -61,6 +88,7 @@ def path_results(
                 rank=rank,
                 score=round(sp.score, 6),
                 score_parts={k: round(v, 6) for k, v in sp.parts.items()},
+                score_breakdown=[] if weights is None else score_breakdown(sp.score, sp.parts, weights),
                 depth=p.depth,
                 key=p.key,
                 text=sp.text or text_of(p),

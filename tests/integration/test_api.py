@@ -99,6 +99,8 @@ def test_query_returns_paths_with_context(server: ServerThread) -> None:
             assert ctx.count(" -> ") == 2 or ctx.count(" <- ") == 2
             assert ctx.startswith(p["nodes"][hop]["name"]) and ctx.endswith(p["nodes"][hop + 1]["name"])
         assert "model" in p["score_parts"] and isinstance(p["score"], float)
+        assert abs(sum(t["contribution"] for t in p["score_breakdown"]) - p["score"]) < 1e-5
+    assert body["intent"]["kind"] and "expected_types" in body["intent"]
     scores = [p["score"] for p in body["paths"]]
     assert scores == sorted(scores, reverse=True)
     assert body["answer"] is not None and body["answers"]

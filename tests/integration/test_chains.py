@@ -81,6 +81,9 @@ def test_the_planned_chain_decides_direction(
     assert best.chain == chain.split(","), [(p.chain, p.score_parts) for p in result.paths[:3]]
     assert best.answer_candidates[0].name in world.walk(topic, steps)
     assert 0.0 < best.score_parts["chain"] <= 1.0 and "instance" in best.score_parts
+    terms = {t.name: t for t in best.score_breakdown}
+    assert terms["chain"].value == best.score_parts["chain"]
+    assert abs(sum(t.contribution for t in best.score_breakdown) - best.score) < 1e-5
     # one round trip for the seeds, one per depth at most, one for the sources
     assert result.round_trips <= 3 + 2
 

@@ -58,6 +58,11 @@ def test_paths_are_well_formed(service: PathRag, demo_community: str) -> None:
             assert (e.source, e.target) == ((here, there) if e.direction == "out" else (there, here))
         assert " ||| " in p.text and ".." not in p.text
         assert p.answer_candidates
+        # the breakdown explains the score completely: weight x value per term, summing to it
+        assert abs(sum(t.contribution for t in p.score_breakdown) - p.score) < 1e-5
+        assert all(abs(t.weight * t.value - t.contribution) < 1e-5 for t in p.score_breakdown)
+        assert p.score_breakdown[-1].name == "text" and p.score_breakdown[-1].value == p.score_parts["model"]
+    assert r.intent is not None and r.intent["question"] == QUESTION and r.intent["kind"]
 
 
 def test_database_keys_match_python_keys(graph: Graph, settings: Settings, demo_community: str) -> None:
