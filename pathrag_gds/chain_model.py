@@ -26,7 +26,6 @@ from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.scoring.cross_encoder import CrossEncoderScorer
 from pathrag_gds.search.planner import ChainScoreFn, ontology_fingerprint
 
 log = logging.getLogger(__name__)
@@ -35,8 +34,6 @@ log = logging.getLogger(__name__)
 CHAIN_FOLDER = "chain"
 #: Encodings of every chain text of the schema, written by `tune` (texts + float16 vectors).
 CHAIN_VECTORS = "chain_vectors.npz"
-#: The chain reranker's folder inside the chain model's folder (a cross-encoder; optional).
-RERANKER_FOLDER = "reranker"
 #: Temperature of a manifest that does not record one (what training uses by default).
 DEFAULT_TEMPERATURE = 0.05
 NO_MODEL_HINT = (
@@ -91,20 +88,6 @@ class ChainScorer:
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._load_vectors(model_dir / CHAIN_VECTORS)
-        self.reranker = self._load_reranker(model_dir / RERANKER_FOLDER, quantization, threads)
-
-    @staticmethod
-    def _load_reranker(folder: Path, quantization: str, threads: int) -> CrossEncoderScorer | None:
-        """The chain reranker `tune` trained beside the dual encoder, or None when there is none."""
-        if not (folder / "manifest.json").is_file():
-            return None
-        try:
-            return CrossEncoderScorer(folder, activation="raw", quantization=quantization, threads=threads)
-        except ModelError as exc:
-            raise ModelError(
-                f"the chain reranker in {folder} cannot be used ({exc}): re-run `python -m pathrag_gds "
-                "tune` for the community, or delete the folder (planning then uses the dual encoder alone)"
-            ) from exc
 
     def _load_vectors(self, path: Path) -> None:
         """Fill the cache from the encodings `tune` wrote (absent: chains are encoded when first met)."""
@@ -176,17 +159,6 @@ class ChainScorer:
             return [float(x) for x in self.chain_vectors(texts) @ q]
 
         return score
-
-    def reranker_for(self, masked_question: str) -> ChainScoreFn | None:
-        """The reranker's logits for one question's chain texts, or None without a reranker."""
-        reranker = self.reranker
-        if reranker is None:
-            return None
-
-        def rerank(texts: Sequence[str]) -> list[float]:
-            return reranker.score(masked_question, texts) if texts else []
-
-        return rerank
 
 
 _scorers: dict[tuple[str, str, int], ChainScorer] = {}

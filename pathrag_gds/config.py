@@ -174,11 +174,6 @@ class SearchSettings(BaseModel):
     #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
     chain_beam: int = Field(16, ge=1, le=10000)
     chain_keep: int = Field(5, ge=1, le=100)
-    #: Chain texts (best by the dual encoder) that the community's chain reranker reads again, where
-    #: `tune` trained one (`chain/reranker/`); 0: the dual encoder alone plans.
-    chain_reranker_chains: int = Field(8, ge=0, le=1000)
-    #: Weight of the dual encoder's logit beside the reranker's in a reranked chain's logit.
-    chain_reranker_weight: float = Field(1.0, ge=0.0, le=10.0)
     #: With a chain plan for a seed the question names, also walk from the other (vector) seeds.
     #: Off: they stay 0-hop candidates. Walking them cost 5-10x the time and no Hits@1 on MetaQA,
     #: and 2 of 57 people 1-hop questions (`--link vector`; docs/chains.md).

@@ -37,23 +37,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--community", default=DEMO_COMMUNITY, help=f"community id (default {DEMO_COMMUNITY})")
     p.add_argument(
         "--model",
-        choices=("chains", "reranker", "paths"),
+        choices=("chains", "paths"),
         default="chains",
-        help="chains: the chain scorer that plans the walk (default); reranker: add a chain reranker to "
-        "the community's chain scorer; paths: the cascade's cross-encoder",
-    )
-    p.add_argument(
-        "--reranker-minutes",
-        type=float,
-        default=None,
-        help="chains: minutes for the chain reranker after the dual encoder (0: none); reranker: its "
-        "minutes (default 8)",
-    )
-    p.add_argument(
-        "--reranker-questions",
-        type=int,
-        default=2000,
-        help="fresh generated questions whose plans train the chain reranker (default 2000)",
+        help="chains: the chain scorer that plans the walk (default); paths: the cascade's cross-encoder",
     )
     p.add_argument(
         "--questions", type=int, default=4000, help="chains: generated training questions (default 4000)"
@@ -114,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
 
-    if args.model in ("chains", "reranker"):
+    if args.model == "chains":
         return _run_chains(args)
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
@@ -198,22 +184,13 @@ def _run_chains(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from pathrag_gds.errors import InvalidInput
-    from pathrag_gds.training.chain_rerank import RerankerOptions
-    from pathrag_gds.training.chain_tune import ChainTuneOptions, add_reranker, tune_chains
+    from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
 
     if args.questions < 20:
         raise InvalidInput("--questions must be at least 20")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
-    if args.reranker_minutes is not None and args.reranker_minutes < 0:
-        raise InvalidInput("--reranker-minutes must be 0 (no reranker) or positive")
-    if args.reranker_questions < 20:
-        raise InvalidInput("--reranker-questions must be at least 20")
     defaults = ChainTuneOptions(community=args.community)
-    reranker_minutes = args.reranker_minutes
-    if reranker_minutes is None:
-        alone = args.model == "reranker"
-        reranker_minutes = RerankerOptions().minutes if alone else defaults.reranker_minutes
     options = ChainTuneOptions(
         community=args.community,
         questions=args.questions,
@@ -221,22 +198,8 @@ def _run_chains(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_depth=args.max_depth,
         threads=args.threads,
-        reranker_minutes=reranker_minutes,
-        reranker_questions=args.reranker_questions,
         out=args.out,
     )
-    if args.model == "reranker":
-        if options.reranker_minutes <= 0:
-            raise InvalidInput("--model reranker needs --reranker-minutes above 0")
-        with progress_bars() as progress:
-            info = add_reranker(options, progress=progress)
-        plans = info["holdout_plans"]
-        Console(stderr=True).print(
-            f"[green]chain reranker[/] of {args.community}: {info['pairs']} pairs, steps "
-            f"{info['steps']}/{info['planned_steps']}; held-out generated questions: top-1 chain "
-            f"{plans['dual_top1']:.3f} by the dual encoder, {plans['reranked_top1']:.3f} reranked"
-        )
-        return 0
     with progress_bars() as progress:
         result = tune_chains(options, progress=progress)
     t = result.training

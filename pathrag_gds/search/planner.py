@@ -254,9 +254,6 @@ def plan_chains(
     beam: int = 64,
     keep: int = 5,
     temperature: float = 0.05,
-    rerank: ChainScoreFn | None = None,
-    rerank_k: int = 0,
-    rerank_weight: float = 1.0,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -265,10 +262,6 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
-
-    With `rerank` (a chain reranker's logits) and `rerank_k` > 0, the `rerank_k` best texts are
-    read again by the reranker and only they compete: logit = reranker logit + `rerank_weight` x
-    the first score / `temperature` (:func:`rerank_logits`).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -295,31 +288,9 @@ def plan_chains(
     for steps in scored:
         by_text.setdefault(texts[steps], []).append(steps)
     order = sorted(by_text, key=lambda t: (-scored[by_text[t][0]], min(len(c) for c in by_text[t]), t))
-    logits = [scored[by_text[t][0]] / temperature for t in order]
-    if rerank is not None and rerank_k > 0:
-        order, logits = rerank_logits(rerank, order[:rerank_k], logits[:rerank_k], rerank_weight)
-    probs = softmax(logits, 1.0)
+    probs = softmax([scored[by_text[t][0]] for t in order], temperature)
     kept = {c: p for t, p in zip(order[:keep], probs[:keep], strict=True) for c in by_text[t]}
     return ChainPlan(kept, {c: texts[c] for c in kept}, len(scored))
-
-
-def rerank_logits(
-    rerank: ChainScoreFn, texts: Sequence[str], logits: Sequence[float], weight: float
-) -> tuple[list[str], list[float]]:
-    """The texts re-ordered by reranker logit + `weight` x their first logit (a stable sort).
-
-    The reranker (a cross-encoder trained on the same generated questions) reads the question and
-    the chain together, word order included: it tells "the director of the films X wrote" from
-    "the films directed by the writer of X", which one cosine of two pooled vectors blurs.
-
-    Example:
-        >>> rerank_logits(lambda ts: [0.0, 3.0], ["a", "b"], [2.0, 0.0], 1.0)
-        (['b', 'a'], [3.0, 2.0])
-    """
-    extra = [float(x) for x in rerank(list(texts))]
-    combined = [e + weight * z for e, z in zip(extra, logits, strict=True)]
-    ranked = sorted(range(len(texts)), key=lambda i: -combined[i])
-    return [texts[i] for i in ranked], [combined[i] for i in ranked]
 
 
 def ontology_fingerprint(ontology: Ontology) -> str:

@@ -19,7 +19,6 @@ Example:
     ...     def scorer_for(self, masked):
     ...         assert masked == "Who owns X?", masked
     ...         return lambda texts: [1.0 if "owned" in t else 0.0 for t in texts]
-    ...     def reranker_for(self, masked): return None
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
@@ -52,10 +51,6 @@ class ChainScorers(Protocol):
 
     def scorer_for(self, masked_question: str) -> ChainScoreFn:
         """A chain score function for one (masked) question."""
-        ...
-
-    def reranker_for(self, masked_question: str) -> ChainScoreFn | None:
-        """The chain reranker's logits for one (masked) question, or None without a reranker."""
         ...
 
 
@@ -96,9 +91,6 @@ def topic_plans(
                 beam=settings.chain_beam,
                 keep=settings.chain_keep,
                 temperature=scorer.temperature,
-                rerank=scorer.reranker_for(masked) if settings.chain_reranker_chains else None,
-                rerank_k=settings.chain_reranker_chains,
-                rerank_weight=settings.chain_reranker_weight,
             )
         plans[t] = memo[key]
     return plans

@@ -49,11 +49,6 @@ class ChainTuneOptions:
     #: hide during the kitchen clean-up?"): rows whose chain starts at the second entity.
     anchored_share: float = 0.3
     threads: int = 2
-    #: Minutes for the chain reranker (a cross-encoder over the dual encoder's best chains,
-    #: :mod:`.chain_rerank`); 0: none.
-    reranker_minutes: float = 0.0
-    #: Fresh generated questions (not the dual encoder's) whose plans train the reranker.
-    reranker_questions: int = 2000
     out: Path | None = None
 
 
@@ -79,18 +74,36 @@ def tune_chains(
     """
     from pathrag_gds.chain_model import ChainScorer, chain_model_dir, reset_chain_scorers
     from pathrag_gds.export import export_embedding, write_manifest
+    from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import (
         ChainTrainConfig,
         chain_rows,
         question_chain,
         train_chain_scorer,
     )
-    from pathrag_gds.training.questions import GeneratedQuestion
+    from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
+    from pathrag_gds.training.source import Neo4jSource
 
     s = settings or get_settings()
+    svc = PathRag(s)
+    if options.community not in svc.info.communities:
+        raise InvalidInput(
+            f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
+        )
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    ontology, source, gen = _question_source(options, s, options.seed)
+    ontology = svc.ontology_for(options.community, None)
+    relations = [r for r in ontology.relation_names if r in svc.info.types]
+    source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
+    gen = QuestionGenerator(
+        source,
+        ontology,
+        seed=options.seed,
+        max_depth=options.max_depth,
+        entity_share=0.05,
+        anchored_share=options.anchored_share,
+        with_answers=False,
+    )
     questions: list[GeneratedQuestion] = []
     step = max(1, options.questions // 20)
     while len(questions) < options.questions:
@@ -184,144 +197,8 @@ def tune_chains(
         texts, None if progress is None else lambda i, n: progress("chain texts", i, n, "")
     )
     timings["chain_vectors"] = time.perf_counter() - t3
-    if options.reranker_minutes > 0:
-        t4 = time.perf_counter()
-        manifest["chain"]["reranker"] = _tune_reranker(
-            options, s, staging, gen, source, ontology, hold, entities, progress
-        )
-        write_manifest(staging, manifest)
-        timings["reranker"] = time.perf_counter() - t4
     if model_dir.exists():
         shutil.rmtree(model_dir)
     staging.rename(model_dir)
     reset_chain_scorers()
     return ChainTuneResult(model_dir, len(questions), len(rows), timings, training)
-
-
-def _question_source(options: ChainTuneOptions, settings: Settings, seed: int) -> tuple[Any, Any, Any]:
-    """(ontology, graph source, question generator) of the community.
-
-    Raises:
-        InvalidInput: the community does not exist.
-    """
-    from pathrag_gds.service import PathRag
-    from pathrag_gds.training.questions import QuestionGenerator
-    from pathrag_gds.training.source import Neo4jSource
-
-    svc = PathRag(settings)
-    if options.community not in svc.info.communities:
-        raise InvalidInput(
-            f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
-        )
-    ontology = svc.ontology_for(options.community, None)
-    relations = [r for r in ontology.relation_names if r in svc.info.types]
-    source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=seed)
-    gen = QuestionGenerator(
-        source,
-        ontology,
-        seed=seed,
-        max_depth=options.max_depth,
-        entity_share=0.05,
-        anchored_share=options.anchored_share,
-        with_answers=False,
-    )
-    return ontology, source, gen
-
-
-def add_reranker(
-    options: ChainTuneOptions, settings: Settings | None = None, progress: Progress | None = None
-) -> dict[str, Any]:
-    """Train a reranker for the community's existing chain model (`tune --model reranker`).
-
-    Questions come from walks with another seed than the dual encoder's. The new folder is built
-    beside the old one and swapped in at the end.
-
-    Raises:
-        InvalidInput: the community does not exist or has no chain model yet.
-    """
-    from pathrag_gds.chain_model import RERANKER_FOLDER, chain_model_dir, reset_chain_scorers
-    from pathrag_gds.encoders import read_json
-    from pathrag_gds.export import write_manifest
-
-    s = settings or get_settings()
-    model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
-    if not (model_dir / "manifest.json").is_file():
-        raise InvalidInput(
-            f"{model_dir} holds no chain model: run `python -m pathrag_gds tune --community "
-            f"{options.community}` first (it can train the reranker too: --reranker-minutes)"
-        )
-    ontology, source, gen = _question_source(options, s, options.seed + 7919)
-    hold = gen.generate(HOLDOUT_MAX)
-    entities = source.entities(sorted({n for q in hold for n in q.path.node_ids}))
-    staging = model_dir.parent / f".{model_dir.name}.partial"
-    if staging.exists():
-        shutil.rmtree(staging)
-    shutil.copytree(model_dir, staging, ignore=shutil.ignore_patterns(RERANKER_FOLDER))
-    info = _tune_reranker(options, s, staging, gen, source, ontology, hold, entities, progress)
-    manifest = read_json(staging / "manifest.json")
-    manifest["chain"]["reranker"] = info
-    write_manifest(staging, manifest)
-    shutil.rmtree(model_dir)
-    staging.rename(model_dir)
-    reset_chain_scorers()
-    return info
-
-
-def _tune_reranker(
-    options: ChainTuneOptions,
-    settings: Settings,
-    staging: Path,
-    gen: Any,
-    source: Any,
-    ontology: Any,
-    hold: list[Any],
-    entities: dict[str, Any],
-    progress: Progress | None,
-) -> dict[str, Any]:
-    """Train the chain reranker on the staged dual encoder's plans for fresh questions; measure it."""
-    from pathrag_gds.chain_model import ChainScorer
-    from pathrag_gds.training.chain_rerank import (
-        RerankerOptions,
-        holdout_top1,
-        reranker_pairs,
-        train_reranker,
-    )
-    from pathrag_gds.training.chains import question_chain, question_chains
-
-    ropts = RerankerOptions(
-        minutes=options.reranker_minutes,
-        questions=options.reranker_questions,
-        threads=options.threads,
-        seed=options.seed,
-    )
-    fresh = gen.generate(ropts.questions)
-    known = {**entities, **source.entities(sorted({n for q in fresh for n in q.path.node_ids}))}
-    asked = [found for q in fresh for found in question_chains(q, known, ontology)][: ropts.questions]
-    dual = ChainScorer(staging, quantization=settings.quantization, threads=options.threads)
-    pairs = reranker_pairs(
-        dual,
-        ontology,
-        asked,
-        ropts,
-        max_depth=options.max_depth,
-        progress=None if progress is None else lambda i, n: progress("reranker rows", i, n, ""),
-    )
-
-    def step_progress(i: int, n: int, loss: float) -> None:
-        if progress is not None:
-            progress("train reranker", i, n, f"loss {loss:.3f}")
-
-    info = train_reranker(pairs, staging, ropts, step_progress)
-    both = ChainScorer(staging, quantization=settings.quantization, threads=options.threads)
-    held = [found for q in hold if (found := question_chain(q, entities, ontology)) is not None]
-    info["holdout_plans"] = holdout_top1(
-        both,
-        both.reranker_for,
-        ontology,
-        held,
-        max_depth=options.max_depth,
-        beam=ropts.beam,
-        k=ropts.candidates,
-        weight=settings.chain_reranker_weight,
-    )
-    return info
