@@ -88,6 +88,24 @@ class ChainScorer:
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._load_vectors(model_dir / CHAIN_VECTORS)
+        #: other dual encoders trained with other seeds (`tune --seeds N`): scores are the mean
+        self.members = [self._member(str(m), quantization, threads) for m in chain.get("members", [])]
+
+    def _member(self, name: str, quantization: str, threads: int) -> ChainScorer:
+        """One ensemble member: a chain model in a sub-folder, of the same ontology and depth."""
+        folder = self.model_dir / name
+        if not (folder / "manifest.json").is_file() or folder.parent != self.model_dir:
+            raise ModelError(
+                f"{self.model_dir}: ensemble member {name!r} is not a sub-folder with a manifest.json; "
+                "re-run `python -m pathrag_gds tune` for the community"
+            )
+        member = ChainScorer(folder, quantization=quantization, threads=threads)
+        if member.members or (member.ontology_hash, member.max_depth) != (self.ontology_hash, self.max_depth):
+            raise ModelError(
+                f"{folder}: not a member of the ensemble in {self.model_dir} (another ontology or depth, "
+                "or an ensemble itself); re-run `python -m pathrag_gds tune` for the community"
+            )
+        return member
 
     def _load_vectors(self, path: Path) -> None:
         """Fill the cache from the encodings `tune` wrote (absent: chains are encoded when first met)."""
@@ -129,6 +147,8 @@ class ChainScorer:
         Raises:
             ModelError: the fingerprints differ (the message names the folder and what to do).
         """
+        for member in self.members:
+            member.check_ontology(ontology)
         if self.ontology_hash is not None and self.ontology_hash != ontology_fingerprint(ontology):
             raise ModelError(
                 f"the chain model in {self.model_dir} was trained on another ontology than the one this "
@@ -150,13 +170,19 @@ class ChainScorer:
             return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
 
     def scorer_for(self, masked_question: str) -> ChainScoreFn:
-        """A chain score function for one question (one encoding, then dot products)."""
-        q = self.encode_question(masked_question)
+        """A chain score function for one question (one encoding per member, then dot products).
+
+        An ensemble scores the mean cosine of its members: models trained on other walks of the
+        graph agree on what the question asks and differ in their mistakes.
+        """
+        models = [self, *self.members]
+        qs = [m.encode_question(masked_question) for m in models]
 
         def score(texts: Sequence[str]) -> list[float]:
             if not texts:
                 return []
-            return [float(x) for x in self.chain_vectors(texts) @ q]
+            sims = sum(m.chain_vectors(texts) @ q for m, q in zip(models, qs, strict=True))
+            return [float(x) / len(models) for x in np.asarray(sims)]
 
         return score
 

@@ -1,7 +1,8 @@
 """`python -m pathrag_gds tune`: train a graph's models from questions the graph itself generates.
 
 `--model chains` (the default) trains the chain scorer that plans the search's walk over relation
-chains (:mod:`pathrag_gds.training.chain_tune`, `models/tuned-<community>/chain/`). `--model paths`
+chains (:mod:`pathrag_gds.training.chain_tune`, `models/tuned-<community>/chain/`) for `--steps`
+(default 100: a short fine-tuning carries best to hand-written questions, docs/chains.md). `--model paths`
 trains the path cross-encoder of the cascade; its steps (with progress): generate questions by
 random walks over the community and phrase them with its ontology; build pairs (the path as the
 search serializes it, plus hard negatives, some picked by the bi-encoder); fine-tune
@@ -11,7 +12,7 @@ the cascade (bi-encoder, then the cross-encoder on the best `PATHRAG_CASCADE_K`)
 (`pip install -e .[train]`).
 
 Example:
-    python -m pathrag_gds tune --community metaqa --minutes 12
+    python -m pathrag_gds tune --community metaqa
     python -m pathrag_gds tune --model paths --community DefaultCommunity_FictionalStories --pairs 3000
 """
 
@@ -50,7 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--minutes",
         type=float,
         default=None,
-        help="stop training after this many minutes (chains: default 12)",
+        help="stop training after this many minutes (chains: a cap beside --steps, default 12)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of sampling and training (default 0)")
     p.add_argument("--max-depth", type=int, default=3, help="longest generated chain, in hops (default 3)")
@@ -75,7 +76,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--seeds",
         type=int,
         default=1,
-        help="models to train (seeds SEED, SEED+1, ...), averaged at query time; --minutes is split",
+        help="models to train, each on its own walks (seeds SEED, SEED+1, ...), averaged at query time; "
+        "--minutes is split between them",
     )
     p.add_argument(
         "--base",
@@ -87,6 +89,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--keep-checkpoint",
         action="store_true",
         help="keep the trained weights in <model>/checkpoint/ (~90 MB) to use as --base later",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="chains: training steps of each model (default 100; 0: two passes over the questions)",
     )
     p.add_argument("--out", type=Path, default=None, help="models folder (default PATHRAG_MODELS_DIR)")
     p.add_argument("--data-only", action="store_true", help="generate the pairs, print counts and hash")
@@ -165,7 +173,7 @@ def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
         if bar is None:
             for other in bars.values():
                 other.close()
-            unit = "step" if stage.startswith("train") else "text" if stage == "chain texts" else "q"
+            unit = "step" if stage.startswith("train") else "text" if stage.startswith("chain texts") else "q"
             bar = bars[stage] = tqdm(total=total, desc=stage, unit=unit)
         bar.n = done
         if note:
@@ -188,6 +196,8 @@ def _run_chains(args: argparse.Namespace) -> int:
 
     if args.questions < 20:
         raise InvalidInput("--questions must be at least 20")
+    if args.steps is not None and args.steps < 0:
+        raise InvalidInput("--steps must be 0 (two passes over the questions) or positive")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
     defaults = ChainTuneOptions(community=args.community)
@@ -198,6 +208,8 @@ def _run_chains(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_depth=args.max_depth,
         threads=args.threads,
+        seeds=args.seeds,
+        steps=args.steps if args.steps is not None else defaults.steps,
         out=args.out,
     )
     with progress_bars() as progress:

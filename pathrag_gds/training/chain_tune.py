@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ class ChainTuneOptions:
 
     community: str
     questions: int = 4000
+    #: Training steps of each model (0: `epochs` passes over the rows); `minutes` is a cap.
+    steps: int = 100
     minutes: float = 12.0
     epochs: float = 2.0
     seed: int = 0
@@ -49,6 +51,9 @@ class ChainTuneOptions:
     #: hide during the kitchen clean-up?"): rows whose chain starts at the second entity.
     anchored_share: float = 0.3
     threads: int = 2
+    #: Dual encoders trained, each on its own walks (seeds `seed`, `seed + 1`, ...); the search
+    #: scores the mean of their cosines. `minutes` is split between them.
+    seeds: int = 1
     out: Path | None = None
 
 
@@ -61,18 +66,72 @@ class ChainTuneResult:
     rows: int
     timings_s: dict[str, float] = field(default_factory=dict)
     training: dict[str, Any] = field(default_factory=dict)
+    manifest: dict[str, Any] = field(default_factory=dict)
 
 
 def tune_chains(
     options: ChainTuneOptions, settings: Settings | None = None, progress: Progress | None = None
 ) -> ChainTuneResult:
-    """Generate, train, export the community's chain scorer.
+    """Generate, train, export the community's chain scorer (an ensemble with `seeds` > 1).
+
+    Everything is built in a staging folder beside the old model and swapped in at the end.
 
     Raises:
-        InvalidInput: the community does not exist.
+        InvalidInput: the community does not exist, or `seeds` < 1.
         ModelError: torch or the base model is missing.
     """
-    from pathrag_gds.chain_model import ChainScorer, chain_model_dir, reset_chain_scorers
+    from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
+    from pathrag_gds.export import write_manifest
+
+    if options.seeds < 1:
+        raise InvalidInput(f"seeds must be at least 1, got {options.seeds}")
+    s = settings or get_settings()
+    model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
+    staging = model_dir.parent / f".{model_dir.name}.partial"
+    if staging.exists():
+        shutil.rmtree(staging)
+    results = []
+    for i in range(options.seeds):
+        folder = staging if i == 0 else staging / f"member-{i}"
+        results.append(
+            _tune_one(
+                replace(options, seed=options.seed + i, minutes=options.minutes / options.seeds),
+                s,
+                folder,
+                _member_progress(progress, i, options.seeds),
+            )
+        )
+    first = results[0]
+    if options.seeds > 1:
+        first.manifest["chain"]["members"] = [r.model_dir.name for r in results[1:]]
+        first.manifest["chain"]["ensemble"] = {
+            "seeds": [options.seed + i for i in range(options.seeds)],
+            "holdout_top1": [r.training.get("holdout_top1") for r in results],
+        }
+        write_manifest(staging, first.manifest)
+    if model_dir.exists():
+        shutil.rmtree(model_dir)
+    staging.rename(model_dir)
+    reset_chain_scorers()
+    timings = {k: sum(r.timings_s.get(k, 0.0) for r in results) for k in first.timings_s}
+    return ChainTuneResult(
+        model_dir, sum(r.questions for r in results), sum(r.rows for r in results), timings, first.training
+    )
+
+
+def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | None:
+    """Progress of the i-th of n models: its stages named `stage i+1/n` (one bar each)."""
+    if progress is None or n == 1:
+        return progress
+    inner = progress
+    return lambda stage, done, total, note: inner(f"{stage} {i + 1}/{n}", done, total, note)
+
+
+def _tune_one(
+    options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None
+) -> ChainTuneResult:
+    """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`)."""
+    from pathrag_gds.chain_model import ChainScorer
     from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import (
@@ -84,7 +143,6 @@ def tune_chains(
     from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
     from pathrag_gds.training.source import Neo4jSource
 
-    s = settings or get_settings()
     svc = PathRag(s)
     if options.community not in svc.info.communities:
         raise InvalidInput(
@@ -143,6 +201,7 @@ def tune_chains(
     config = ChainTrainConfig(
         seed=options.seed,
         minutes=options.minutes,
+        steps=options.steps or None,
         epochs=options.epochs,
         batch_size=options.batch_size,
         threads=options.threads,
@@ -153,17 +212,11 @@ def tune_chains(
         if progress is not None:
             progress("train", i, n, f"loss {loss:.3f}")
 
-    model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
-    staging = model_dir.parent / f".{model_dir.name}.partial"
     with tempfile.TemporaryDirectory(prefix="pathrag-chains-") as tmp:
         result = train_chain_scorer(rows, holdout, Path(tmp) / "st", config, step_progress)
         timings["train"] = time.perf_counter() - t1
         t2 = time.perf_counter()
-        if staging.exists():
-            shutil.rmtree(staging)
-        exported = export_embedding(
-            staging.parent, source=result.model_dir, name=staging.name, progress=False
-        )
+        exported = export_embedding(out.parent, source=result.model_dir, name=out.name, progress=False)
     timings["export"] = time.perf_counter() - t2
     training = {
         "steps": result.steps,
@@ -186,19 +239,17 @@ def tune_chains(
         "questions": len(questions),
         "training": training,
         "options": {
-            k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(options).items() if k != "out"
+            k: (str(v) if isinstance(v, Path) else v)
+            for k, v in asdict(options).items()
+            if k not in ("out", "seeds")
         },
         "data": "questions generated from the community's own graph and ontology; no benchmark file read",
     }
-    write_manifest(staging, manifest)
+    write_manifest(out, manifest)
     t3 = time.perf_counter()
     texts = schema_chain_texts(ontology, options.max_depth)
-    ChainScorer(staging, quantization=s.quantization, threads=options.threads).save_vectors(
+    ChainScorer(out, quantization=s.quantization, threads=options.threads).save_vectors(
         texts, None if progress is None else lambda i, n: progress("chain texts", i, n, "")
     )
     timings["chain_vectors"] = time.perf_counter() - t3
-    if model_dir.exists():
-        shutil.rmtree(model_dir)
-    staging.rename(model_dir)
-    reset_chain_scorers()
-    return ChainTuneResult(model_dir, len(questions), len(rows), timings, training)
+    return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest)

@@ -170,6 +170,10 @@ class ChainTrainConfig:
     seed: int = 0
     minutes: float = 10.0
     epochs: float = 2.0
+    #: Optimizer steps (None: `epochs` passes over the rows). A short fine-tuning keeps more of
+    #: what all-MiniLM-L6-v2 knows of English beyond the generated questions' words; a step count
+    #: (not the clock) keeps the result the same on a busy machine.
+    steps: int | None = None
     batch_size: int = 16
     lr: float = 5e-5
     temperature: float = 0.05
@@ -245,6 +249,12 @@ def train_chain_scorer(
         rng.shuffle(epoch)
         order.extend(epoch)
     order = order[: max(1, int(len(rows) * config.epochs))]
+    if config.steps is not None:
+        while len(order) < config.steps * config.batch_size:  # more steps than epochs: go round again
+            more = list(range(len(rows)))
+            rng.shuffle(more)
+            order.extend(more)
+        order = order[: config.steps * config.batch_size]
     plan = [order[i : i + config.batch_size] for i in range(0, len(order), config.batch_size)]
     planned = len(plan)
     sched = warmup_linear(opt, planned, warm=max(1, planned // 10), floor=0.05)

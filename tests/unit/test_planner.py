@@ -304,3 +304,65 @@ def test_chain_vectors_written_at_tune_time_are_read_back_and_checked(tmp_path) 
     np.savez_compressed(folder / CHAIN_VECTORS, texts=np.asarray(texts), vectors=np.zeros((3, 7)))
     with pytest.raises(ModelError, match=CHAIN_VECTORS):
         ChainScorer(folder)
+
+
+def _linked_model(src, dst, manifest=None):  # type: ignore[no-untyped-def]
+    """A model folder of symlinks to `src`'s files (no vectors file), with its own manifest if given."""
+    import json
+
+    from pathrag_gds.chain_model import CHAIN_VECTORS
+
+    dst.mkdir()
+    for f in src.rglob("*"):
+        skip = f.name in (CHAIN_VECTORS, "model_fp32.onnx") or (
+            manifest is not None and f.name == "manifest.json"
+        )
+        if f.is_file() and not skip and f.relative_to(src).parts[0] != "member-1":
+            target = dst / f.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(f)
+    if manifest is not None:
+        (dst / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def test_an_ensemble_scores_the_mean_of_its_members_and_names_a_bad_member(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`tune --seeds N`: the manifest lists member folders; a chain scores the mean cosine."""
+    import json
+
+    import numpy as np
+
+    from pathrag_gds.chain_model import ChainScorer, chain_model_dir
+    from pathrag_gds.config import Settings
+    from pathrag_gds.errors import ModelError
+
+    shipped = chain_model_dir(Settings(), "people")
+    people = json.loads((shipped / "manifest.json").read_text(encoding="utf-8"))
+    base = Settings().models_dir / "all-MiniLM-L6-v2"
+    untuned = json.loads((base / "manifest.json").read_text(encoding="utf-8")) | {"chain": people["chain"]}
+    ensemble = tmp_path / "chain"
+    _linked_model(shipped, ensemble, people | {"chain": people["chain"] | {"members": ["member-1"]}})
+    _linked_model(base, ensemble / "member-1", untuned)  # the base model as a second member
+    _linked_model(base, tmp_path / "alone", untuned)
+
+    texts = ["Person was born in City", "Person is a parent of Person ; Person was born in City"]
+    q = "where was X's mother born"
+    both = ChainScorer(ensemble)
+    assert len(both.members) == 1
+    tuned = ChainScorer(shipped).scorer_for(q)(texts)
+    plain = ChainScorer(tmp_path / "alone").scorer_for(q)(texts)
+    assert not np.allclose(tuned, plain, atol=1e-3)  # two different models
+    assert np.allclose(both.scorer_for(q)(texts), (np.asarray(tuned) + np.asarray(plain)) / 2, atol=1e-5)
+
+    (ensemble / "manifest.json").unlink()
+    (ensemble / "manifest.json").write_text(
+        json.dumps(people | {"chain": people["chain"] | {"members": ["member-9"]}}), encoding="utf-8"
+    )
+    with pytest.raises(ModelError, match="member-9"):
+        ChainScorer(ensemble)
+    other = untuned | {"chain": untuned["chain"] | {"ontology": "another"}}
+    (ensemble / "member-1" / "manifest.json").write_text(json.dumps(other), encoding="utf-8")
+    (ensemble / "manifest.json").write_text(
+        json.dumps(people | {"chain": people["chain"] | {"members": ["member-1"]}}), encoding="utf-8"
+    )
+    with pytest.raises(ModelError, match="member-1"):
+        ChainScorer(ensemble)

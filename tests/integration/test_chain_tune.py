@@ -1,0 +1,61 @@
+"""`tune` for the chain scorer end to end (real Neo4j, real training): a small people world, two
+seeds of a few steps each, exported as one ensemble folder that the search loads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pathrag_gds.chain_model import ChainScorer, chain_model_dir
+from pathrag_gds.config import Settings
+from pathrag_gds.datasets.loader import GraphLoader, delete_community
+from pathrag_gds.datasets.ontology_files import read_ontology
+from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
+from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.graph import Graph
+from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
+
+pytestmark = [pytest.mark.integration, pytest.mark.torch, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def community(graph: Graph) -> Iterator[str]:
+    cid = f"test_chain_tune_{uuid.uuid4().hex[:10]}"
+    world = generate(seed=3, scale=0.05)
+    onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
+    tf = read_triples_text(world.tsv(), "tsv", onto, cid)
+    GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
+    yield cid
+    delete_community(graph, cid, drop_ontology=True)
+
+
+def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_path: Path) -> None:
+    stages: set[str] = set()
+    options = ChainTuneOptions(
+        community=community, questions=40, steps=3, seeds=2, max_depth=1, threads=1, out=tmp_path
+    )
+    result = tune_chains(options, Settings.from_env(), lambda stage, i, n, note: stages.add(stage))
+    folder = chain_model_dir(Settings.from_env(), community, tmp_path)
+    assert result.model_dir == folder
+    assert result.training["steps"] == result.training["planned_steps"] == 3  # the budget, not the clock
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["chain"]["members"] == ["member-1"]
+    assert manifest["chain"]["ensemble"]["seeds"] == [0, 1]
+    member = json.loads((folder / "member-1" / "manifest.json").read_text(encoding="utf-8"))
+    assert member["chain"]["options"]["seed"] == 1
+    assert not any(p.name.startswith(".") for p in folder.parent.iterdir())  # no staging folder left
+    assert {"train 1/2", "train 2/2"} <= stages  # each model its own progress bar
+
+    scorer = ChainScorer(folder)
+    assert len(scorer.members) == 1
+    texts = ["Person was born in City", "Person works for Company"]
+    both = scorer.scorer_for("where was X born")(texts)
+    alone = scorer.chain_vectors(texts) @ scorer.encode_question("where was X born")  # the first model
+    second = scorer.members[0].scorer_for("where was X born")(texts)
+    assert both == pytest.approx([(a + b) / 2 for a, b in zip(alone, second, strict=True)], abs=1e-5)
