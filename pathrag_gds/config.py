@@ -220,6 +220,10 @@ class ModelSettings(BaseModel):
     #: Cross-encoder scores under this count as equal (the bi-encoder orders them): training labels
     #: every wrong path 0, so the model's order among the paths it rejects carries no signal.
     cascade_floor: float = Field(0.05, ge=0.0, lt=1.0)
+    #: Where sentence embeddings are kept across processes (one SQLite file per model,
+    #: `backend/vector_store.py`): a new process (each CLI `query`) reads the sentences earlier ones
+    #: embedded instead of embedding them again. `off`: no store.
+    vector_store_dir: str = str(ROOT_DIR / ".cache" / "vectors")
     quantization: str = "int8"
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)
@@ -319,6 +323,7 @@ class Settings(
             home = Path(values["home"])
             values.setdefault("neo4j_home", home / ".neo4j")
             values.setdefault("models_dir", home / "models")
+            values.setdefault("vector_store_dir", str(home / ".cache" / "vectors"))
         values.update(overrides)
         try:
             settings = cls(**values)

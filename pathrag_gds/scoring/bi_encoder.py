@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pathrag_gds.backend.batching import F32Array, check_texts
+from pathrag_gds.backend.vector_store import VectorStore
 from pathrag_gds.encoders import Embedder
 from pathrag_gds.scoring.base import QuestionScorer, Scorer, check_question
 
@@ -28,9 +29,13 @@ class BiEncoderScorer(Scorer):
 
     name = "bi-encoder"
 
-    def __init__(self, embedder: Embedder, cache_size: int = 50000) -> None:
-        """Score with `embedder`; keep up to `cache_size` text embeddings (0 disables the cache)."""
+    def __init__(self, embedder: Embedder, cache_size: int = 50000, store: VectorStore | None = None) -> None:
+        """Score with `embedder`; keep up to `cache_size` text embeddings (0 disables the cache).
+
+        `store`: embeddings kept on disk across processes, read before embedding and written after.
+        """
         self.embedder = embedder
+        self.store = store
         self.cache_size = cache_size
         self._cache: OrderedDict[str, F32Array] = OrderedDict()
         self._lock = threading.Lock()
@@ -50,20 +55,27 @@ class BiEncoderScorer(Scorer):
                     self._cache.move_to_end(t)
                 else:
                     missing.append(t)
+            known = {t: self._cache[t] for t in items if t in self._cache}
+        stored = self.store.get(missing) if self.store is not None and missing else {}
+        missing = [t for t in missing if t not in stored]
+        with self._lock:
             self.cache_hits += len(items) - len(missing)
             self.cache_misses += len(missing)
-            known = {t: self._cache[t] for t in items if t in self._cache}
+        known.update(stored)
+        new = dict(stored)
         if missing:
-            vectors = self._unit(self.embedder.encode(missing))
-            new = dict(zip(missing, vectors, strict=True))
-            known.update(new)
-            if self.cache_size > 0:
-                with self._lock:
-                    for t, v in new.items():
-                        self._cache[t] = v
-                        self._cache.move_to_end(t)
-                    while len(self._cache) > self.cache_size:
-                        self._cache.popitem(last=False)
+            embedded = dict(zip(missing, self._unit(self.embedder.encode(missing)), strict=True))
+            if self.store is not None:
+                self.store.put(embedded)
+            known.update(embedded)
+            new.update(embedded)
+        if new and self.cache_size > 0:
+            with self._lock:
+                for t, v in new.items():
+                    self._cache[t] = v
+                    self._cache.move_to_end(t)
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
         for i, t in enumerate(items):
             out[i] = known[t]
         return out

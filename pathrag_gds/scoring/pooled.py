@@ -9,6 +9,7 @@ from typing import Literal
 import numpy as np
 
 from pathrag_gds.backend.batching import F32Array, check_texts
+from pathrag_gds.backend.vector_store import VectorStore
 from pathrag_gds.encoders import Embedder
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.scoring.base import QuestionScorer
@@ -74,6 +75,7 @@ class PooledBiEncoderScorer(BiEncoderScorer):
         entity_weight: float = 1.0,
         pooling: Pooling = "max",
         mean_weight: float = 0.0,
+        store: VectorStore | None = None,
     ) -> None:
         """Score with `embedder`; keep up to `cache_size` sentence embeddings (0 disables the cache).
 
@@ -87,6 +89,7 @@ class PooledBiEncoderScorer(BiEncoderScorer):
             mean_weight: with `pooling="max"`, score = `(1 - w) x best + w x mean` sentence cosine:
                 the mean breaks ties among paths that share their best sentence, in favour of paths
                 whose other sentences are on topic too (a hop past the answer lowers it).
+            store: sentence embeddings kept on disk across processes (`backend/vector_store.py`).
 
         Raises:
             InvalidInput: negative weights, both zero, or an unknown pooling.
@@ -95,7 +98,7 @@ class PooledBiEncoderScorer(BiEncoderScorer):
             raise InvalidInput(f"pooling must be 'mean' or 'max', got {pooling!r}")
         if hop_weight < 0 or entity_weight < 0 or hop_weight + entity_weight <= 0:
             raise InvalidInput("sentence weights must be >= 0 and not both 0")
-        super().__init__(embedder, cache_size)
+        super().__init__(embedder, cache_size, store)
         self.hop_weight = float(hop_weight)
         self.entity_weight = float(entity_weight)
         self.pooling: Pooling = pooling

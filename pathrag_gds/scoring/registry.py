@@ -7,8 +7,9 @@ import re
 import threading
 from pathlib import Path
 
+from pathrag_gds.backend.vector_store import VectorStore, store_name
 from pathrag_gds.config import Settings, get_settings
-from pathrag_gds.encoders import get_embedder
+from pathrag_gds.encoders import Embedder, get_embedder
 from pathrag_gds.scoring.base import Scorer
 from pathrag_gds.scoring.bi_encoder import BiEncoderScorer
 from pathrag_gds.scoring.cascade import CascadeScorer
@@ -43,16 +44,32 @@ _scorers_lock = threading.Lock()
 _hinted: set[str] = set()
 
 
+def _vector_store(s: Settings, emb: Embedder) -> VectorStore | None:
+    """The on-disk store of this embedder's text vectors (`vector_store_dir`; `off`: none)."""
+    if s.vector_store_dir.strip().lower() == "off":
+        return None
+    name = store_name(
+        emb.model_dir,
+        s.quantization,
+        max_length=emb.max_length,
+        pooling=emb.pooling,
+        normalize=emb.normalize,
+        lowercase=emb.lowercase,
+    )
+    return VectorStore(Path(s.vector_store_dir) / name, emb.dim)
+
+
 def _bi_scorer(s: Settings) -> BiEncoderScorer:
     pooling = s.bi_encoder_pooling
     key: tuple[object, ...] = (str(s.models_dir / s.embedding_model), s.quantization, s.threads, pooling)
     scorer = _scorers.get(key)
     if scorer is None:
         emb = get_embedder(s)
+        store = _vector_store(s, emb)
         scorer = (
-            PooledBiEncoderScorer(emb, mean_weight=s.pooled_mean_weight)
+            PooledBiEncoderScorer(emb, mean_weight=s.pooled_mean_weight, store=store)
             if pooling == "sentences"
-            else BiEncoderScorer(emb)
+            else BiEncoderScorer(emb, store=store)
         )
         _scorers[key] = scorer
     assert isinstance(scorer, BiEncoderScorer)
