@@ -283,12 +283,7 @@ def test_chain_vectors_written_at_tune_time_are_read_back_and_checked(tmp_path) 
 
     shipped = chain_model_dir(Settings(), "people")
     folder = tmp_path / "chain"
-    folder.mkdir()
-    for f in shipped.rglob("*"):  # link the model files; the vectors file is this test's own
-        if f.is_file() and f.name not in (CHAIN_VECTORS, "model_fp32.onnx"):
-            target = folder / f.relative_to(shipped)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.symlink_to(f)
+    _linked_model(shipped, folder)  # the vectors file is this test's own
     texts = [
         "Person itself",
         "Person was born in City",
@@ -307,7 +302,8 @@ def test_chain_vectors_written_at_tune_time_are_read_back_and_checked(tmp_path) 
 
 
 def _linked_model(src, dst, manifest=None):  # type: ignore[no-untyped-def]
-    """A model folder of symlinks to `src`'s files (no vectors file), with its own manifest if given."""
+    """A model folder of symlinks to `src`'s own files (no vectors file, no ensemble members), with
+    its own manifest if given."""
     import json
 
     from pathrag_gds.chain_model import CHAIN_VECTORS
@@ -317,7 +313,7 @@ def _linked_model(src, dst, manifest=None):  # type: ignore[no-untyped-def]
         skip = f.name in (CHAIN_VECTORS, "model_fp32.onnx") or (
             manifest is not None and f.name == "manifest.json"
         )
-        if f.is_file() and not skip and f.relative_to(src).parts[0] != "member-1":
+        if f.is_file() and not skip and not f.relative_to(src).parts[0].startswith("member-"):
             target = dst / f.relative_to(src)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.symlink_to(f)
