@@ -108,14 +108,14 @@ def run(args: argparse.Namespace) -> int:
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
 
+    if args.seeds < 1:
+        raise InvalidInput("--seeds must be at least 1")
     if args.model == "chains":
         return _run_chains(args)
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
-    if args.seeds < 1:
-        raise InvalidInput("--seeds must be at least 1")
     if not 0.0 <= args.cut_short_label < 1.0:
         raise InvalidInput("--cut-short-label must be in [0, 1): below the positive's 1")
     options = TuneOptions(
