@@ -1,4 +1,4 @@
-"""`python -m pathrag_gds eval bob|metaqa ...`: evaluation suites."""
+"""`python -m pathrag_gds eval bob|metaqa|plans ...`: evaluation suites."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from pathrag_gds.evaluation import metaqa_cli
+from pathrag_gds.evaluation import metaqa_cli, plans_cli
 from pathrag_gds.scoring_mode import ScoringMode
 
 
@@ -22,6 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=run_bob)
     metaqa_cli.register(suites)
+    plans_cli.register(suites)
 
 
 def run_bob(args: argparse.Namespace) -> int:

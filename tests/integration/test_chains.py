@@ -22,6 +22,7 @@ from pathrag_gds.datasets.ontology_files import read_ontology
 from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, PeopleWorld, generate
 from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.encoders import get_embedder
+from pathrag_gds.errors import InvalidInput
 from pathrag_gds.evaluation.metaqa import parse_chain
 from pathrag_gds.graph import Graph
 from pathrag_gds.indexing import index_entities
@@ -119,3 +120,39 @@ def test_without_a_chain_model_the_search_falls_back(
     reset_chain_scorers()
     assert result.paths
     assert all("chain" not in p.score_parts for p in result.paths)
+
+
+def test_eval_plans_ranks_each_gold_chain_among_the_schema(
+    service: PathRag, world_community: tuple[PeopleWorld, str]
+) -> None:
+    """`eval plans`: the planner alone (no walk); the gold chain ranks first for plain questions."""
+    from pathrag_gds.datasets.metaqa_questions import MetaQAQuestion
+    from pathrag_gds.evaluation.plans import plan_ranks, summarize_ranks
+
+    world, cid = world_community
+    people = list(world.entities_of("Person"))[:3]
+    asked = [("Who are the parents of {}?", "parent_of:in"), ("In which city was {} born?", "born_in:out")]
+    questions = [
+        MetaQAQuestion(
+            hop=1,
+            index=i,
+            raw=q.format(f"[{p}]"),
+            question=q.format(p),
+            topic=p,
+            answers=(),
+            chain=parse_chain(c),
+        )
+        for i, (p, (q, c)) in enumerate((p, qc) for p in people for qc in asked)
+    ]
+    unknown = MetaQAQuestion(
+        hop=1, index=99, raw="Who is [Nobody]?", question="Who is Nobody?", topic="Nobody", answers=()
+    )
+    ranks = plan_ranks(service, [*questions, unknown], cid, max_depth=2, topic_id=entity_id)
+    assert len(ranks) == len(questions), "a topic not in the graph, or no gold chain: left out"
+    # each gold chain is among the chains the search walks (the best `chain_keep`, 5)
+    assert all(rank is not None and 1 <= rank <= 5 for _, rank in ranks), ranks
+    report = summarize_ranks(ranks)["1"]
+    assert report["total"] == 6 and report["at_5"] == 1.0 and report["not_found"] == 0
+    assert report["at_1"] == sum(r == 1 for _, r in ranks) / 6
+    with pytest.raises(InvalidInput, match="has no chain model: run `python -m pathrag_gds tune"):
+        plan_ranks(service, questions, "no_model_here", max_depth=2, topic_id=entity_id)

@@ -1,0 +1,54 @@
+"""`eval plans`: matching and ranking gold chains, the per-hop summary (pure, no database)."""
+
+from __future__ import annotations
+
+from pathrag_gds.datasets.metaqa_questions import MetaQAQuestion
+from pathrag_gds.evaluation.plans import gold_rank, gold_steps, matches, summarize_ranks
+from pathrag_gds.search.planner import Chain
+
+
+def test_a_chain_matches_its_gold_steps_with_directions() -> None:
+    assert matches((("r", "out"), ("s", "in")), [("r", "out"), ("s", "in")])
+    assert matches((("r", "out"), ("s", "in")), [("r", "both"), ("s", "both")])
+    assert not matches((("r", "out"), ("s", "in")), [("r", "out"), ("s", "out")])
+    assert not matches((("r", "out"),), [("r", "out"), ("s", "in")])
+    assert not matches((("s", "out"), ("r", "in")), [("r", "both"), ("s", "both")]), "order counts"
+
+
+def test_gold_rank_is_the_best_matching_chain_and_none_without_one() -> None:
+    chains: list[Chain] = [
+        (("a", "out"),),
+        (("b", "out"),),
+        (("a", "out"), ("b", "in")),
+        (("b", "out"), ("a", "in")),
+    ]
+    scores = [0.1, 0.7, 0.5, 0.9]
+    assert gold_rank(scores, chains, [("b", "out")]) == 2
+    assert gold_rank(scores, chains, [("a", "both"), ("b", "both")]) == 3
+    assert gold_rank(scores, chains, [("c", "out")]) is None
+    assert gold_rank([0.5, 0.5], chains[:2], [("b", "out")]) == 2, "ties keep the chains' order"
+
+
+def test_gold_steps_from_a_chain_file_or_a_metaqa_qtype() -> None:
+    base = {"index": 0, "raw": "q [X]", "question": "q X", "topic": "X", "answers": ()}
+    with_chain = MetaQAQuestion(hop=1, chain=(("parent_of", "in"),), **base)  # type: ignore[arg-type]
+    assert gold_steps(with_chain) == (("parent_of", "in"),)
+    with_qtype = MetaQAQuestion(hop=2, qtype="movie_to_director_to_movie", **base)  # type: ignore[arg-type]
+    assert gold_steps(with_qtype) == (("directed_by", "both"), ("directed_by", "both"))
+    assert gold_steps(MetaQAQuestion(hop=1, qtype="not_a_qtype", **base)) is None  # type: ignore[arg-type]
+    assert gold_steps(MetaQAQuestion(hop=1, **base)) is None  # type: ignore[arg-type]
+
+
+def test_summary_per_hop_and_overall() -> None:
+    report = summarize_ranks([(1, 1), (1, 6), (2, 2), (2, None)])
+    assert list(report) == ["1", "2", "all"]
+    assert report["1"] == {
+        "total": 2,
+        "at_1": 0.5,
+        "at_5": 0.5,
+        "at_10": 1.0,
+        "mrr": round((1 + 1 / 6) / 2, 4),
+        "not_found": 0,
+    }
+    assert report["2"]["not_found"] == 1 and report["2"]["at_5"] == 0.5
+    assert report["all"]["total"] == 4 and report["all"]["at_1"] == 0.25
