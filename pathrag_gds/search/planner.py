@@ -108,16 +108,27 @@ class TypedChain:
 
 
 def chain_text(ontology: Ontology, chain: TypedChain) -> str:
-    """The text a chain scorer reads: its step sentences joined with ` ; `.
+    """The text a chain scorer reads: its step sentences joined with ` ; `, then their descriptions.
+
+    Each step's relation description from the ontology follows, in walk order. Descriptions hold
+    the words people ask with and no phrase does ("A film and its director.", "A mother or father
+    and their son or daughter."); one per step, so a relation walked twice is described twice and
+    the chain's length stays in its text.
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
         >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),))
-        >>> chain_text(onto, TypedChain((("directed_by", "out"), ("directed_by", "in")),
-        ...                             ("Movie", "Person", "Movie")))
+        >>> chain = TypedChain((("directed_by", "out"), ("directed_by", "in")), ("Movie", "Person", "Movie"))
+        >>> chain_text(onto, chain)
         'Movie was directed by Person ; Person directed Movie'
+        >>> described = Ontology("o", relation_types=(RelationType("directed_by", "was directed by",
+        ...     "directed", "Its director."),))
+        >>> chain_text(described, chain)
+        'Movie was directed by Person ; Person directed Movie (Its director. Its director.)'
     """
-    return " ; ".join(chain.sentences(ontology))
+    text = " ; ".join(chain.sentences(ontology))
+    notes = [d for d in (ontology.relation(t).description for t, _ in chain.steps) if d]
+    return f"{text} ({' '.join(notes)})" if notes else text
 
 
 def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 20000) -> list[TypedChain]:
@@ -294,14 +305,14 @@ def plan_chains(
 
 
 def ontology_fingerprint(ontology: Ontology) -> str:
-    """A short hash of what chain texts are made of (relation types, phrases, labels).
+    """A short hash of what chain texts are made of (relation types, phrases, descriptions, labels).
 
     Example:
         >>> ontology_fingerprint(Ontology("o")) == ontology_fingerprint(Ontology("o"))
         True
     """
     parts = sorted(
-        (r.type, r.phrase, r.inverse_phrase, tuple(r.source_labels), tuple(r.target_labels))
+        (r.type, r.phrase, r.inverse_phrase, r.description, tuple(r.source_labels), tuple(r.target_labels))
         for r in ontology.relation_types
     )
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]

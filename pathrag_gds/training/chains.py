@@ -177,7 +177,7 @@ class ChainTrainConfig:
     batch_size: int = 16
     lr: float = 5e-5
     temperature: float = 0.05
-    max_length: int = 48
+    max_length: int = 64
     freeze_layers: int = 2
     threads: int | None = None
     holdout: float = 0.1
