@@ -58,6 +58,27 @@ def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=run)
 
 
+def sampled_questions(args: argparse.Namespace) -> list[Any]:
+    """The questions of `--questions` (with their `--qtypes` / `--chains` files), `--sample` of each.
+
+    Raises:
+        InvalidInput: a `--qtypes` or `--chains` list of another length than `--questions`.
+    """
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.evaluation.metaqa import read_questions, stratified_sample
+
+    qtypes, chains = getattr(args, "qtypes", None), args.chains
+    if qtypes is not None and len(qtypes) != len(args.questions):
+        raise InvalidInput("give one --qtypes file per --questions file (or none)")
+    if chains is not None and len(chains) != len(args.questions):
+        raise InvalidInput("give one --chains file per --questions file (or none)")
+    questions = []
+    for i, path in enumerate(args.questions):
+        qs = read_questions(path, qtypes[i] if qtypes else None, chains=chains[i] if chains else None)
+        questions.extend(stratified_sample(qs, args.sample, args.seed))
+    return questions
+
+
 def build_service(args: argparse.Namespace) -> Any:
     """A PathRag with the overridden settings."""
     from pathrag_gds.config import get_settings
@@ -78,18 +99,9 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
-    from pathrag_gds.evaluation.metaqa import read_questions, run_questions, stratified_sample, summarize
+    from pathrag_gds.evaluation.metaqa import run_questions, summarize
 
-    if args.qtypes is not None and len(args.qtypes) != len(args.questions):
-        raise InvalidInput("give one --qtypes file per --questions file (or none)")
-    if args.chains is not None and len(args.chains) != len(args.questions):
-        raise InvalidInput("give one --chains file per --questions file (or none)")
-    questions = []
-    for i, path in enumerate(args.questions):
-        qs = read_questions(
-            path, args.qtypes[i] if args.qtypes else None, chains=args.chains[i] if args.chains else None
-        )
-        questions.extend(stratified_sample(qs, args.sample, args.seed))
+    questions = sampled_questions(args)
     service = build_service(args)
     if args.community not in service.info.communities:
         raise InvalidInput(

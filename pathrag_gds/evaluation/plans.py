@@ -106,10 +106,12 @@ def plan_ranks(
         )
     ontology = service.ontology_for(community, None)
     scorer.check_ontology(ontology)
+    # the topics' type labels, read as the search reads given seeds (its similarity needs a vector)
     ctx = QueryContext("eval plans", vector=[float(x) for x in service.embedder.encode_question("plans")])
     ids = {q.topic: topic_id(community, q.topic) for q in questions}
-    for i in range(0, len(ids), 500):
-        seeds_by_id(service.graph, service.settings, ctx, list(ids.values())[i : i + 500], community)
+    topics = list(ids.values())
+    for i in range(0, len(topics), 500):
+        seeds_by_id(service.graph, service.settings, ctx, topics[i : i + 500], community)
     pools: dict[tuple[str, ...], tuple[list[Chain], list[str]]] = {}
     out: list[tuple[int, int | None]] = []
     for q in questions:

@@ -43,18 +43,14 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
-    from pathrag_gds.evaluation.metaqa import read_questions, stratified_sample, topic_id
+    from pathrag_gds.evaluation.metaqa import topic_id
+    from pathrag_gds.evaluation.metaqa_cli import sampled_questions
     from pathrag_gds.evaluation.plans import CUTOFFS, plan_ranks, summarize_ranks
     from pathrag_gds.service import get_pathrag_service
 
-    if args.chains is not None and len(args.chains) != len(args.questions):
-        raise InvalidInput("give one --chains file per --questions file (or none)")
     if args.max_depth < 1:
         raise InvalidInput("--max-depth must be at least 1")
-    questions = []
-    for i, path in enumerate(args.questions):
-        qs = read_questions(path, chains=args.chains[i] if args.chains else None)
-        questions.extend(stratified_sample(qs, args.sample, args.seed))
+    questions = sampled_questions(args)
     service = get_pathrag_service()
     if args.community not in service.info.communities:
         raise InvalidInput(
