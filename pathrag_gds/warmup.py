@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from neo4j.exceptions import Neo4jError
 
@@ -24,6 +25,9 @@ from pathrag_gds.catalog import read_graph_info
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import PathRagError
 from pathrag_gds.graph import Graph
+
+if TYPE_CHECKING:
+    from pathrag_gds.service import PathRag
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +64,9 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
         info = read_graph_info(graph, settings)
         report.queries += 3
         sizes = sorted(info.communities.items(), key=lambda c: -int(c[1].get("size") or 0))
+        service = _service(graph, settings)
         for cid, _ in sizes[:max_communities]:
-            report.queries += _warm_community(graph, settings, cid)
+            report.queries += _warm_community(graph, service, cid)
             report.communities.append(cid)
     except Neo4jError as exc:
         log.warning("warm-up stopped early (the first question will be slower): %s", exc.message or exc)
@@ -71,12 +76,17 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
     return report
 
 
-def _warm_community(graph: Graph, settings: Settings, community: str) -> int:
-    """Ask the search one question about an entity of `community`; returns the round trips it took."""
+def _service(graph: Graph, settings: Settings) -> PathRag:
+    """One search service for every community warmed (it reads the catalog once)."""
     from pathrag_gds.service import PathRag
 
+    return PathRag(settings, graph=graph)
+
+
+def _warm_community(graph: Graph, service: PathRag, community: str) -> int:
+    """Ask the search one question about an entity of `community`; returns the round trips it took."""
     rows = graph.read("warmup_entity", community=community)
     if not rows:  # nothing embedded yet: only this query ran
         return 1
     question = str(rows[0]["name"] or rows[0]["id"])
-    return 1 + PathRag(settings, graph=graph).pathrag(question, community_id=community).round_trips
+    return 1 + service.pathrag(question, community_id=community).round_trips
