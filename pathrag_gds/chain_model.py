@@ -9,7 +9,7 @@ cached per model, so planning is a few dot products once the schema's chains are
 Example:
     >>> scorer = get_chain_scorer(get_settings(), "metaqa")  # doctest: +SKIP
     >>> fn = scorer.scorer_for("who directed the films that X starred in")  # doctest: +SKIP
-    >>> fn(["Person starred in Movie ; Movie was directed by Person"])  # doctest: +SKIP
+    >>> fn(["the person that directed the movie that starred X"])  # doctest: +SKIP
     [0.83]
 """
 

@@ -4,9 +4,9 @@ The answer to a multi-hop question is the set of entities at the end of a relati
 entity it names. The planner works at the schema level, never on entity names: from the topic's
 type label and the ontology's source/target labels it proposes the next steps of every kept chain
 (a relationship type with its direction), scores each chain as a whole with a chain scorer
-(question vs. the chain's text, e.g. ``Movie was directed by Person ; Person directed Movie``),
+(question vs. the chain's text, e.g. ``the movie that was directed by the person that directed X``),
 keeps the best `beam` per depth, and turns the scores of everything it saw into probabilities
-(softmax at the scorer's temperature). The empty chain (``Movie itself``) competes too: a question
+(softmax at the scorer's temperature). The empty chain (``X itself``) competes too: a question
 about the topic itself.
 
 Pure: the scorer is any callable from chain texts to similarities; no database, no model here.
@@ -17,8 +17,8 @@ Example:
     ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
     ...      "source": ["Person"], "target": ["Animal"]}]})
     >>> [chain_text(onto, c) for c in next_chains(onto, TypedChain((), ("Animal",)))]
-    ['Animal is owned by Person']
-    >>> plan = plan_chains(lambda texts: [1.0 if "owned" in t else 0.0 for t in texts], onto,
+    ['the person that owns X']
+    >>> plan = plan_chains(lambda texts: [1.0 if t.endswith("owns X") else 0.0 for t in texts], onto,
     ...                    "Animal", max_depth=2, temperature=0.1)
     >>> plan.best
     (('owns', 'in'),)
@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +47,10 @@ ChainScoreFn = Callable[[Sequence[str]], Sequence[float]]
 
 #: The label written for an entity type the ontology does not constrain.
 ANY_LABEL = "Entity"
+
+#: The shape of :func:`chain_text`; part of :func:`ontology_fingerprint`, so a chain model trained
+#: on texts of another shape is refused rather than scoring texts it never saw.
+CHAIN_TEXT_FORMAT = "phrase+descriptions"
 
 
 def path_chain(path: Path) -> Chain:
@@ -107,27 +112,61 @@ class TypedChain:
         ]
 
 
-def chain_text(ontology: Ontology, chain: TypedChain) -> str:
-    """The text a chain scorer reads: its step sentences joined with ` ; `, then their descriptions.
+def label_noun(label: str) -> str:
+    """An entity type label as a lower-case noun: `MovieGenre` -> `movie genre`."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label).replace("_", " ")
+    return " ".join(words.split()).lower() or "entity"
 
-    Each step's relation description from the ontology follows, in walk order. Descriptions hold
-    the words people ask with and no phrase does ("A film and its director.", "A mother or father
-    and their son or daughter."); one per step, so a relation walked twice is described twice and
-    the chain's length stays in its text.
+
+def chain_phrase(ontology: Ontology, chain: TypedChain, start: str = "X") -> str:
+    """The chain as one English noun phrase for its end, read from the answer back to `start`.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),
+        ...     RelationType("starred", "starred", "starred in")))
+        >>> chain = TypedChain((("directed_by", "out"), ("directed_by", "in"), ("starred", "out")),
+        ...     ("Movie", "Person", "Movie", "Person"))
+        >>> chain_phrase(onto, chain)
+        'the person that starred in the movie that was directed by the person that directed X'
+    """
+    text = start
+    for (rel_type, direction), far in zip(chain.steps, chain.labels[1:], strict=True):
+        rel = ontology.relation(rel_type)
+        noun = label_noun(far)
+        if direction == "in":
+            text = f"the {noun} that {rel.phrase} {text}"
+        elif rel.inverse_phrase:
+            text = f"the {noun} that {rel.inverse_phrase} {text}"
+        else:
+            text = f"the {noun} that {text} {rel.phrase}"
+    return text if chain.steps else f"{start} itself"
+
+
+def chain_text(ontology: Ontology, chain: TypedChain) -> str:
+    """The text a chain scorer reads: :func:`chain_phrase`, then each step's description.
+
+    The phrase reads like the question it answers, from the answer back to the topic ("the person
+    that starred in the movie that was directed by the person that directed X"), so the order of
+    the relations is the order English asks them in; a mean-pooled encoder keeps little else of
+    word order. The descriptions follow in the same order, answer first: they hold the words people
+    ask with and no phrase does ("A film and its director.", "A mother or father and their son or
+    daughter."); one per step, so a relation walked twice is described twice and the chain's
+    length stays in its text.
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
         >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),))
         >>> chain = TypedChain((("directed_by", "out"), ("directed_by", "in")), ("Movie", "Person", "Movie"))
         >>> chain_text(onto, chain)
-        'Movie was directed by Person ; Person directed Movie'
+        'the movie that was directed by the person that directed X'
         >>> described = Ontology("o", relation_types=(RelationType("directed_by", "was directed by",
         ...     "directed", "Its director."),))
         >>> chain_text(described, chain)
-        'Movie was directed by Person ; Person directed Movie (Its director. Its director.)'
+        'the movie that was directed by the person that directed X (Its director. Its director.)'
     """
-    text = " ; ".join(chain.sentences(ontology))
-    notes = [d for d in (ontology.relation(t).description for t, _ in chain.steps) if d]
+    text = chain_phrase(ontology, chain)
+    notes = [d for d in (ontology.relation(t).description for t, _ in reversed(chain.steps)) if d]
     return f"{text} ({' '.join(notes)})" if notes else text
 
 
@@ -161,7 +200,7 @@ def schema_chain_texts(ontology: Ontology, max_depth: int, limit: int = 50000) -
         >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by", "",
         ...     ("Person",), ("Animal",)),))
         >>> schema_chain_texts(onto, 1)
-        ['Animal itself', 'Animal is owned by Person', 'Person itself', 'Person owns Animal']
+        ['X itself', 'the person that owns X', 'the animal that is owned by X']
     """
     labels = set(ontology.labels)
     for r in ontology.relation_types:
@@ -315,4 +354,4 @@ def ontology_fingerprint(ontology: Ontology) -> str:
         (r.type, r.phrase, r.inverse_phrase, r.description, tuple(r.source_labels), tuple(r.target_labels))
         for r in ontology.relation_types
     )
-    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps([CHAIN_TEXT_FORMAT, parts]).encode()).hexdigest()[:16]

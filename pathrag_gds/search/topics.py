@@ -18,7 +18,7 @@ Example:
     ...     def check_ontology(self, ontology): pass
     ...     def scorer_for(self, masked):
     ...         assert masked == "Who owns X?", masked
-    ...         return lambda texts: [1.0 if "owned" in t else 0.0 for t in texts]
+    ...         return lambda texts: [1.0 if t.endswith("owns X") else 0.0 for t in texts]
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best

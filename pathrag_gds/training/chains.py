@@ -13,9 +13,9 @@ other rows' positives (cosine / temperature). Exported like the embedding model 
 held-out top-1 chain accuracy over the whole schema.
 
 Example:
-    >>> rows = [ChainRow("Who owns X?", "Animal is owned by Person", ("Animal owns Animal",))]
+    >>> rows = [ChainRow("Who owns X?", "the person that owns X", ("the animal that X owns",))]
     >>> rows[0].negatives
-    ('Animal owns Animal',)
+    ('the animal that X owns',)
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord, Path
+from pathrag_gds.search.planner import label_noun
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
 from pathrag_gds.training.phrasing import (
     LOCATIVE,
@@ -38,8 +39,7 @@ EVENT_WORDS = frozenset({"event", "events", "incident", "occasion", "happening",
 
 def type_word(entity: EntityRecord) -> str:
     """The entity type as a lower-case noun: `MovieGenre` -> `movie genre`."""
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", entity.label).replace("_", " ")
-    return " ".join(words.split()).lower() or "entity"
+    return label_noun(entity.label)
 
 
 @dataclass

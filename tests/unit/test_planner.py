@@ -50,16 +50,17 @@ MOVIES = Ontology.from_mapping(
 )
 
 
-def keyword_scorer(*wanted: str):  # type: ignore[no-untyped-def]
-    """A fake chain scorer: +1 for each wanted sentence the text holds in order, -0.1 a hop."""
+def steps_scorer(onto: Ontology, label: str, *wanted: tuple[str, str]):  # type: ignore[no-untyped-def]
+    """A fake chain scorer: +1 for each wanted step a chain's text walks in order, -0.1 a hop."""
+    steps_of = {chain_text(onto, c): c.steps for c in schema_chains(onto, label, 3)}
 
     def score(texts):  # type: ignore[no-untyped-def]
         out = []
         for t in texts:
-            sentences = t.split(" ; ")
-            hits = sum(1 for i, w in enumerate(wanted) if i < len(sentences) and sentences[i] == w)
-            exact = len(sentences) == len(wanted)
-            out.append(hits + (0.5 if exact else 0.0) - 0.1 * len(sentences))
+            steps = steps_of[t]
+            hits = sum(1 for i, w in enumerate(wanted) if i < len(steps) and steps[i] == w)
+            exact = len(steps) == len(wanted)
+            out.append(hits + (0.5 if exact else 0.0) - 0.1 * len(steps))
         return out
 
     return score
@@ -74,14 +75,48 @@ def test_next_chains_respect_types_and_directions() -> None:
     assert len(from_movie) == 3
 
 
-def test_chain_text_reads_each_hop_in_walk_order() -> None:
+def test_chain_text_reads_from_the_answer_back_to_the_topic() -> None:
     chain = TypedChain((("starred_actors", "in"), ("directed_by", "out")), ("Person", "Movie", "Person"))
-    assert chain_text(MOVIES, chain) == "Person starred in Movie ; Movie was directed by Person"
-    assert chain_text(MOVIES, TypedChain((), ("Person",))) == "Person itself"
+    assert chain_text(MOVIES, chain) == "the person that directed the movie that starred X"
+    assert chain_text(MOVIES, TypedChain((), ("Person",))) == "X itself"
+    # each direction reads its own phrase; a step without an inverse phrase reads the forward one
+    back = TypedChain((("directed_by", "in"),), ("Person", "Movie"))
+    assert chain_text(MOVIES, back) == "the movie that was directed by X"
+    bare = Ontology.from_mapping({"relationship_types": [{"type": "owns", "phrase": "owns"}]})
+    assert chain_text(bare, TypedChain((("owns", "out"),), ("Person", "Animal"))) == "the animal that X owns"
+
+
+def test_chain_text_describes_each_step_answer_first() -> None:
+    onto = Ontology.from_mapping(
+        {
+            "relationship_types": [
+                {
+                    "type": "directed_by",
+                    "phrase": "was directed by",
+                    "inverse_phrase": "directed",
+                    "description": "A film and its director.",
+                },
+                {
+                    "type": "starred",
+                    "phrase": "starred",
+                    "inverse_phrase": "starred in",
+                    "description": "A film and an actor in it.",
+                },
+            ]
+        }
+    )
+    chain = TypedChain(
+        (("directed_by", "out"), ("directed_by", "in"), ("starred", "out")),
+        ("Movie", "Person", "Movie", "Person"),
+    )
+    assert chain_text(onto, chain) == (
+        "the person that starred in the movie that was directed by the person that directed X"
+        " (A film and an actor in it. A film and its director. A film and its director.)"
+    )
 
 
 def test_plan_finds_the_scored_chain_and_allows_only_its_prefixes() -> None:
-    score = keyword_scorer("Person starred in Movie", "Movie was directed by Person")
+    score = steps_scorer(MOVIES, "Person", ("starred_actors", "in"), ("directed_by", "out"))
     plan = plan_chains(score, MOVIES, "Person", max_depth=3, keep=2, temperature=0.1)
     assert plan.best == (("starred_actors", "in"), ("directed_by", "out"))
     assert plan.allowed(()) == {("starred_actors", "in")}
@@ -93,7 +128,7 @@ def test_plan_finds_the_scored_chain_and_allows_only_its_prefixes() -> None:
 
 def test_plan_tells_direction_apart() -> None:
     # the same relation walked the other way is another chain
-    score = keyword_scorer("Person directed Movie")
+    score = steps_scorer(MOVIES, "Person", ("directed_by", "in"))
     plan = plan_chains(score, MOVIES, "Person", max_depth=2, keep=1, temperature=0.1)
     assert plan.best == (("directed_by", "in"),)
 
@@ -149,8 +184,8 @@ def test_chain_rows_mask_the_topic_and_use_the_walk() -> None:
     assert typed_chain(MOVIES, q, ents) == TypedChain((("starred_actors", "in"),), ("Person", "Movie"))
     rows = chain_rows([q], ents, MOVIES, max_depth=2, negatives=3)
     assert rows[0].question == "Which movie did X star in?"
-    assert rows[0].positive == "Person starred in Movie"
-    assert "Person starred in Movie" not in rows[0].negatives
+    assert rows[0].positive == "the movie that starred X"
+    assert "the movie that starred X" not in rows[0].negatives
     assert len(rows[0].negatives) == 3
 
 
@@ -169,8 +204,8 @@ def test_an_anchored_question_trains_the_chains_from_both_entities_it_names() ->
     q = GeneratedQuestion(0, text, "2-hop:anchored-x", path, ("p",), anchored=True)
     rows = chain_rows([q], ents, MOVIES, max_depth=2, negatives=2)
     assert [(r.question, r.positive) for r in rows] == [
-        ("Who starred in Heat in X?", "Year is the release year of Movie ; Movie starred Person"),
-        ("Who starred in X in 1995?", "Movie starred Person"),
+        ("Who starred in Heat in X?", "the person that starred in the movie that was released in X"),
+        ("Who starred in X in 1995?", "the person that starred in X"),
     ]
     plain = GeneratedQuestion(1, text, "2-hop:x", path, ("p",))
     assert [r.positive for r in chain_rows([plain], ents, MOVIES, max_depth=2)] == [rows[0].positive]
@@ -203,7 +238,7 @@ def test_a_community_without_a_chain_model_falls_back_and_says_so_once(tmp_path,
 
 
 def test_chains_that_read_the_same_share_one_probability() -> None:
-    # a symmetric relation: both walk directions read "Person is married to Person"
+    # a symmetric relation: both walk directions read "the person that is married to X"
     onto = Ontology.from_mapping(
         {
             "relationship_types": [
@@ -225,7 +260,12 @@ def test_chains_that_read_the_same_share_one_probability() -> None:
         }
     )
     plan = plan_chains(
-        keyword_scorer("Person is married to Person"), onto, "Person", max_depth=1, keep=1, temperature=0.1
+        lambda texts: [float(t == "the person that is married to X") for t in texts],
+        onto,
+        "Person",
+        max_depth=1,
+        keep=1,
+        temperature=0.1,
     )
     assert plan.allowed(()) == {("married_to", "out"), ("married_to", "in")}
     assert plan.prob((("married_to", "out"),)) == plan.prob((("married_to", "in"),)) > 0.5
@@ -285,9 +325,9 @@ def test_chain_vectors_written_at_tune_time_are_read_back_and_checked(tmp_path) 
     folder = tmp_path / "chain"
     _linked_model(shipped, folder)  # the vectors file is this test's own
     texts = [
-        "Person itself",
-        "Person was born in City",
-        "Person was born in City ; City is located in Country",
+        "X itself",
+        "the city that X was born in",
+        "the country that the city that X was born in is located in",
     ]
     first = ChainScorer(folder)
     assert not first._cache  # nothing until written
