@@ -74,23 +74,6 @@ def step_token(step: Step) -> str:
     return f"{step[0]}:{step[1]}"
 
 
-def step_sentence(ontology: Ontology, step: Step, here: str, there: str) -> str:
-    """One step as a typed sentence read in walk order, from `here` (a label) to `there`.
-
-    Example:
-        >>> from pathrag_gds.ontology import RelationType
-        >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),))
-        >>> step_sentence(onto, ("directed_by", "in"), "Person", "Movie")
-        'Person directed Movie'
-    """
-    rel = ontology.relation(step[0])
-    if step[1] == "out":
-        return f"{here} {rel.phrase} {there}"
-    if rel.inverse_phrase:
-        return f"{here} {rel.inverse_phrase} {there}"
-    return f"{there} {rel.phrase} {here}, read backwards"
-
-
 @dataclass(frozen=True, slots=True)
 class TypedChain:
     """A chain with the entity type label at each of its positions (`labels[0]`: the topic's)."""
@@ -102,14 +85,6 @@ class TypedChain:
     def depth(self) -> int:
         """Hops."""
         return len(self.steps)
-
-    def sentences(self, ontology: Ontology) -> list[str]:
-        """One typed sentence per hop (the empty chain: `<label> itself`)."""
-        if not self.steps:
-            return [f"{self.labels[0]} itself"]
-        return [
-            step_sentence(ontology, s, self.labels[i], self.labels[i + 1]) for i, s in enumerate(self.steps)
-        ]
 
 
 def label_noun(label: str) -> str:
