@@ -26,6 +26,7 @@ from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.near import DEFAULT_MAX_WORDS, WINDOW_CLASSES, topic_windows, window_features
 from pathrag_gds.search.planner import ChainScoreFn, ontology_fingerprint
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,10 @@ class ChainScorer:
         self.ontology_hash = chain.get("ontology")
         #: the longest chain its training questions asked for: longer chains are not planned
         self.max_depth = int((chain.get("options") or {}).get("max_depth", 3))
+        near = chain["near"] if isinstance(chain.get("near"), dict) else {}
+        #: one weight per window class around the topic (`search.near`), fitted by `tune`
+        self.near_weights = self._near_weights(near.get("weights"), model_dir)
+        self.near_words = int(near.get("max_words", DEFAULT_MAX_WORDS))
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -90,6 +95,24 @@ class ChainScorer:
         self._load_vectors(model_dir / CHAIN_VECTORS)
         #: other dual encoders trained with other seeds (`tune --seeds N`): scores are the mean
         self.members = [self._member(str(m), quantization, threads) for m in chain.get("members", [])]
+
+    @staticmethod
+    def _near_weights(raw: object, model_dir: Path) -> np.ndarray | None:
+        """The manifest's near-topic weights, checked (absent: a model trained before them)."""
+        if raw is None:
+            return None
+        if not isinstance(raw, list) or len(raw) != len(WINDOW_CLASSES):
+            raise ModelError(
+                f"{model_dir}/manifest.json: chain.near.weights must be {len(WINDOW_CLASSES)} numbers "
+                f"({', '.join(WINDOW_CLASSES)}); re-run `python -m pathrag_gds tune` for the community"
+            )
+        try:
+            return np.asarray([float(x) for x in raw], dtype=np.float32)
+        except (TypeError, ValueError) as exc:
+            raise ModelError(
+                f"{model_dir}/manifest.json: chain.near.weights must be numbers ({exc}); re-run "
+                "`python -m pathrag_gds tune` for the community"
+            ) from exc
 
     def _member(self, name: str, quantization: str, threads: int) -> ChainScorer:
         """One ensemble member: a chain model in a sub-folder, of the same ontology and depth."""
@@ -185,6 +208,44 @@ class ChainScorer:
             return [float(x) / len(models) for x in np.asarray(sims)]
 
         return score
+
+    def near_scorer_for(self, masked_question: str) -> ChainScoreFn | None:
+        """Chain texts read against the words around the topic, weighted as `tune` fitted them.
+
+        None when the model has no fitted weights (trained before them) or the question holds no
+        masked topic. One batch encoding of the windows (about 20 for a 6-word reach); see
+        :mod:`pathrag_gds.search.near`.
+
+        Example:
+            >>> q = "who acted in the films directed by the director of X"
+            >>> fn = scorer.near_scorer_for(q)  # doctest: +SKIP
+            >>> fn(["the person that directed X", "the person that starred in X"])  # doctest: +SKIP
+            [0.21, 0.12]
+        """
+        if self.near_weights is None:
+            return None
+        windows = topic_windows(masked_question, self.near_words)
+        if not windows:
+            return None
+        spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
+        classes = [c for _, c in windows]
+        weights = self.near_weights
+
+        def near(texts: Sequence[str]) -> list[float]:
+            if not texts:
+                return []
+            feats = window_features(self.chain_vectors(texts) @ spans.T, classes)
+            return [float(x) for x in feats @ weights]
+
+        return near
+
+    def near_features(self, masked_question: str, texts: Sequence[str]) -> np.ndarray | None:
+        """The window features of `texts` for one question (texts x classes), as `tune` fits them."""
+        windows = topic_windows(masked_question, self.near_words)
+        if not windows or not texts:
+            return None
+        spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
+        return window_features(self.chain_vectors(texts) @ spans.T, [c for _, c in windows])
 
 
 _scorers: dict[tuple[str, str, int], ChainScorer] = {}

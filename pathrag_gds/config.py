@@ -174,6 +174,10 @@ class SearchSettings(BaseModel):
     #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
     chain_beam: int = Field(16, ge=1, le=10000)
     chain_keep: int = Field(5, ge=1, le=100)
+    #: Weight of a chain's first hop read against the words around the topic, beside the whole
+    #: question against the chain (`planner.score_chains`, `search/near.py`): 1 as `tune` fitted
+    #: it, 0 off. Models trained before the fit have no near term (docs/chains.md).
+    chain_near_weight: float = Field(1.0, ge=0.0, le=10.0)
     #: With a chain plan for a seed the question names, also walk from the other (vector) seeds.
     #: Off: they stay 0-hop candidates. Walking them cost 5-10x the time and no Hits@1 on MetaQA,
     #: and 2 of 57 people 1-hop questions (`--link vector`; docs/chains.md).

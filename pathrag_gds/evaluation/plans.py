@@ -25,7 +25,7 @@ from typing import Any
 from pathrag_gds.datasets.metaqa_questions import ChainStep, MetaQAQuestion, qtype_chain
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.intent import mask_mentions
-from pathrag_gds.search.planner import Chain, chain_text, schema_chains
+from pathrag_gds.search.planner import Chain, TypedChain, chain_text, schema_chains, score_chains
 
 #: The cut-offs reported (the search walks the best `chain_keep`, 5 by default).
 CUTOFFS = (1, 5, 10)
@@ -112,7 +112,8 @@ def plan_ranks(
     topics = list(ids.values())
     for i in range(0, len(topics), 500):
         seeds_by_id(service.graph, service.settings, ctx, topics[i : i + 500], community)
-    pools: dict[tuple[str, ...], tuple[list[Chain], list[str]]] = {}
+    pools: dict[tuple[str, ...], tuple[list[TypedChain], list[str]]] = {}
+    settings = service.settings
     out: list[tuple[int, int | None]] = []
     for q in questions:
         gold = gold_steps(q)
@@ -122,11 +123,15 @@ def plan_ranks(
         labels = entity.labels
         if labels not in pools:
             typed = [c for label in labels or ("Entity",) for c in schema_chains(ontology, label, max_depth)]
-            by_steps = {c.steps: chain_text(ontology, c) for c in typed}
-            pools[labels] = (list(by_steps), list(by_steps.values()))
-        chains, texts = pools[labels]
-        scores = scorer.scorer_for(mask_mentions(q.question, [q.topic]))(texts)
-        out.append((q.hop, gold_rank(list(scores), chains, gold)))
+            distinct = list({c.steps: c for c in typed}.values())
+            pools[labels] = (distinct, [chain_text(ontology, c) for c in distinct])
+        typed_chains, texts = pools[labels]
+        # scored as the search's planner scores them (planner.score_chains)
+        masked = mask_mentions(q.question, [q.topic])
+        weight = settings.chain_near_weight
+        near = scorer.near_scorer_for(masked) if weight else None
+        scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), near, weight)
+        out.append((q.hop, gold_rank(scores, [c.steps for c in typed_chains], gold)))
         if progress is not None:
             progress()
     return out

@@ -145,6 +145,60 @@ def chain_text(ontology: Ontology, chain: TypedChain) -> str:
     return f"{text} ({' '.join(notes)})" if notes else text
 
 
+def first_hops(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
+    """The chain's first hop as a chain of its own; the empty chain's: every hop it could take.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by"),))
+        >>> chain = TypedChain((("owns", "in"), ("owns", "out")), ("A", "B", "A"))
+        >>> [c.steps for c in first_hops(onto, chain)]
+        [(('owns', 'in'),)]
+    """
+    if chain.steps:
+        return [TypedChain(chain.steps[:1], chain.labels[:2])]
+    return next_chains(ontology, chain)
+
+
+def score_chains(
+    ontology: Ontology,
+    chains: Sequence[TypedChain],
+    texts: Sequence[str],
+    score: ChainScoreFn,
+    near: ChainScoreFn | None = None,
+    near_weight: float = 0.0,
+) -> list[float]:
+    """Each chain's score: the question against its text, plus its first hop read near the topic.
+
+    `score` reads the whole question against each chain text; `near` reads texts against the
+    words around the topic (:mod:`pathrag_gds.search.near`), and each chain's first hop
+    (:func:`first_hops`) is read there, times `near_weight`. The empty chain has no first hop: it
+    takes the mean over the hops it could take.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> rels = (RelationType("a", "a", "a of"), RelationType("b", "b", "b of"))
+        >>> onto = Ontology("o", relation_types=rels)
+        >>> ab = TypedChain((("a", "out"), ("b", "out")), ("E", "E", "E"))
+        >>> ba = TypedChain((("b", "out"), ("a", "out")), ("E", "E", "E"))
+        >>> near = lambda texts: [0.1 if "a of X" in t else 0.0 for t in texts]
+        >>> score_chains(onto, [ab, ba], ["ab", "ba"], lambda ts: [0.5, 0.5], near, 1.0)
+        [0.6, 0.5]
+    """
+    sims = [float(x) for x in score(texts)]
+    if near is None or near_weight <= 0.0 or not chains:
+        return sims
+    firsts = [[chain_text(ontology, f) for f in first_hops(ontology, c)] for c in chains]
+    distinct = list(dict.fromkeys(t for ts in firsts for t in ts))
+    read = dict(zip(distinct, (float(x) for x in near(distinct)), strict=True)) if distinct else {}
+    out = []
+    for sim, ts in zip(sims, firsts, strict=True):
+        if ts:
+            sim += near_weight * sum(read[t] for t in ts) / len(ts)
+        out.append(sim)
+    return out
+
+
 def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 20000) -> list[TypedChain]:
     """Every chain of the schema from `label`, up to `max_depth` hops (the empty chain first).
 
@@ -279,6 +333,8 @@ def plan_chains(
     beam: int = 64,
     keep: int = 5,
     temperature: float = 0.05,
+    near: ChainScoreFn | None = None,
+    near_weight: float = 0.0,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -287,6 +343,7 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
+    `near` and `near_weight` read each chain's first hop near the topic (:func:`score_chains`).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -300,7 +357,7 @@ def plan_chains(
             if not cand:
                 break
             ts = [chain_text(ontology, c) for c in cand]
-            sims = [float(x) for x in score(ts)]
+            sims = score_chains(ontology, cand, ts, score, near, near_weight)
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in scored or sim > scored[c.steps]:
                     scored[c.steps] = sim

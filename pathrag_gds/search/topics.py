@@ -19,6 +19,8 @@ Example:
     ...     def scorer_for(self, masked):
     ...         assert masked == "Who owns X?", masked
     ...         return lambda texts: [1.0 if t.endswith("owns X") else 0.0 for t in texts]
+    ...     def near_scorer_for(self, masked):
+    ...         return None
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
@@ -53,6 +55,10 @@ class ChainScorers(Protocol):
         """A chain score function for one (masked) question."""
         ...
 
+    def near_scorer_for(self, masked_question: str) -> ChainScoreFn | None:
+        """Chain texts against the words around the topic (None: the question holds no `X`)."""
+        ...
+
 
 def topic_plans(
     scorer: ChainScorers | None,
@@ -83,6 +89,8 @@ def topic_plans(
         labels = ctx.entities[t].labels
         key = (masked, labels)
         if key not in memo:
+            weight = settings.chain_near_weight
+            near = scorer.near_scorer_for(masked) if weight else None
             memo[key] = plan_chains(
                 scorer.scorer_for(masked),
                 ontology,
@@ -91,6 +99,8 @@ def topic_plans(
                 beam=settings.chain_beam,
                 keep=settings.chain_keep,
                 temperature=scorer.temperature,
+                near=near,
+                near_weight=weight,
             )
         plans[t] = memo[key]
     return plans

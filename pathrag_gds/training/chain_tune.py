@@ -140,6 +140,7 @@ def _tune_one(
         question_chain,
         train_chain_scorer,
     )
+    from pathrag_gds.training.near_fit import fit_near
     from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
     from pathrag_gds.training.source import Neo4jSource
 
@@ -185,11 +186,13 @@ def _tune_one(
     )
     pools: dict[str, list[str]] = {}
     holdout = []
+    held_chains = []
     for q in hold:
         found = question_chain(q, entities, ontology)
         if found is None:
             continue
         masked, positive = found
+        held_chains.append((masked, positive))
         label = positive.labels[0]
         if label not in pools:
             pools[label] = [
@@ -248,8 +251,18 @@ def _tune_one(
     write_manifest(out, manifest)
     t3 = time.perf_counter()
     texts = schema_chain_texts(ontology, options.max_depth)
-    ChainScorer(out, quantization=s.quantization, threads=options.threads).save_vectors(
-        texts, None if progress is None else lambda i, n: progress("chain texts", i, n, "")
-    )
+    scorer = ChainScorer(out, quantization=s.quantization, threads=options.threads)
+    scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
     timings["chain_vectors"] = time.perf_counter() - t3
+    # the first hop read near the topic: fitted on the held-out questions, as the search scores
+    t4 = time.perf_counter()
+    manifest["chain"]["near"] = fit_near(
+        scorer,
+        ontology,
+        held_chains,
+        options.max_depth,
+        None if progress is None else lambda i, n: progress("near-topic fit", i, n, ""),
+    )
+    write_manifest(out, manifest)
+    timings["near_fit"] = time.perf_counter() - t4
     return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest)

@@ -19,6 +19,7 @@ from pathrag_gds.datasets.ontology_files import read_ontology
 from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
 from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.graph import Graph
+from pathrag_gds.search.near import WINDOW_CLASSES
 from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
 
 pytestmark = [pytest.mark.integration, pytest.mark.torch, pytest.mark.slow]
@@ -51,9 +52,13 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     assert member["chain"]["options"]["seed"] == 1
     assert not any(p.name.startswith(".") for p in folder.parent.iterdir())  # no staging folder left
     assert {"train 1/2", "train 2/2"} <= stages  # each model its own progress bar
+    near = manifest["chain"]["near"]  # the near-topic weights, fitted on the held-out questions
+    assert len(near["weights"]) == len(WINDOW_CLASSES) and near["questions"] > 0
+    assert any(s.startswith("near-topic fit") for s in stages)
 
     scorer = ChainScorer(folder)
     assert len(scorer.members) == 1
+    assert scorer.near_scorer_for("where was X's mother born") is not None
     texts = ["Person was born in City", "Person works for Company"]
     both = scorer.scorer_for("where was X born")(texts)
     alone = scorer.chain_vectors(texts) @ scorer.encode_question("where was X born")  # the first model

@@ -402,3 +402,36 @@ def test_an_ensemble_scores_the_mean_of_its_members_and_names_a_bad_member(tmp_p
     )
     with pytest.raises(ModelError, match="member-1"):
         ChainScorer(ensemble)
+
+
+def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`chain.near.weights` (six numbers, fitted by `tune`) give a near scorer; bad ones name the folder."""
+    import json
+
+    from pathrag_gds.chain_model import ChainScorer, chain_model_dir
+    from pathrag_gds.config import Settings
+    from pathrag_gds.errors import ModelError
+    from pathrag_gds.search.near import WINDOW_CLASSES
+
+    shipped = chain_model_dir(Settings(), "people")
+    people = json.loads((shipped / "manifest.json").read_text(encoding="utf-8"))
+    chain = {k: v for k, v in people["chain"].items() if k != "near"}
+    before = tmp_path / "before"
+    _linked_model(shipped, before, people | {"chain": chain})
+    assert ChainScorer(before).near_scorer_for("where was X's mother born") is None  # trained before the fit
+
+    weights = [0.0] * len(WINDOW_CLASSES)
+    weights[WINDOW_CLASSES.index("after X's")] = 1.0
+    fitted = tmp_path / "fitted"
+    _linked_model(shipped, fitted, people | {"chain": chain | {"near": {"weights": weights, "max_words": 3}}})
+    scorer = ChainScorer(fitted)
+    assert scorer.near_scorer_for("where was Mary's mother born") is None  # no masked topic
+    near = scorer.near_scorer_for("where was X's mother born")
+    assert near is not None
+    mother, employer = near(["the person that is a parent of X", "the company that employs X"])
+    assert mother > employer  # "X's mother" is read after the possessive topic
+
+    bad = tmp_path / "bad"
+    _linked_model(shipped, bad, people | {"chain": chain | {"near": {"weights": [1.0, 2.0]}}})
+    with pytest.raises(ModelError, match=str(bad)):
+        ChainScorer(bad)

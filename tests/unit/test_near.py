@@ -1,0 +1,117 @@
+"""The first hop read near the topic (`search/near.py`, `training/near_fit.py`): pure logic, no model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights, topic_windows, window_features
+from pathrag_gds.search.planner import TypedChain, chain_text, next_chains, plan_chains, score_chains
+from pathrag_gds.training.near_fit import fit_near, near_groups, top1
+
+FILMS = Ontology.from_mapping(
+    {
+        "relationship_types": [
+            {"type": "directed_by", "phrase": "was directed by", "inverse_phrase": "directed",
+             "source": ["Movie"], "target": ["Person"]},
+            {"type": "starred", "phrase": "starred", "inverse_phrase": "starred in",
+             "source": ["Movie"], "target": ["Person"]},
+        ]
+    }
+)  # fmt: skip
+
+
+def classes_of(question: str, max_words: int = 6) -> dict[str, str]:
+    return {text: WINDOW_CLASSES[c] for text, c in topic_windows(question, max_words)}
+
+
+def test_windows_are_classed_by_their_side_of_the_topic_and_its_possessive() -> None:
+    assert classes_of("the director of X", 3) == {"of X": "before X", "director of X": "before X"}
+    after = classes_of("X's director was born where", 3)
+    assert after == {"X's director": "after X's", "X's director was": "after X's"}
+    around = classes_of("the films X directed", 3)
+    assert around["X directed"] == "after X" and around["films X directed"] == "around X"
+    assert classes_of("what is X?", 2) == {"is X?": "before X"}  # punctuation stays on the word
+    assert topic_windows("who directed Heat", 6) == []  # no masked topic: nothing to read
+
+
+def test_a_class_without_a_window_is_neutral() -> None:
+    feats = window_features(np.array([[0.9, 0.1], [0.2, 0.4]]), [1, 4])
+    assert feats[:, 1].tolist() == pytest.approx([0.9, 0.2])
+    assert feats[:, 4].tolist() == pytest.approx([0.1, 0.4])
+    assert feats[0, 0] == pytest.approx(0.5) and feats[1, 3] == pytest.approx(0.3)  # mean of present
+
+
+def test_the_fit_learns_which_side_names_the_first_hop() -> None:
+    """Gold chains read well after a possessive topic, distractors before it: the fit says so."""
+    rng = np.random.default_rng(0)
+    groups = []
+    for _ in range(40):
+        feats = rng.uniform(0.2, 0.4, size=(3, len(WINDOW_CLASSES)))
+        feats[0, 4] += 0.4  # the gold chain's first hop: after "X's"
+        feats[1, 3] += 0.4  # a distractor's: before "X's"
+        groups.append((np.full(3, 0.5) + rng.normal(0, 0.01, 3), feats, [0]))
+    w = fit_weights(groups, temperature=0.05)
+    assert w[4] > 0 and w[4] > w[3]
+    assert top1(groups, w) == 1.0 and top1(groups, [0.0] * len(WINDOW_CLASSES)) < 0.7
+    assert fit_weights([], temperature=0.05) == [0.0] * len(WINDOW_CLASSES)
+
+
+def test_the_near_term_tells_an_order_swap_apart_and_the_empty_chain_stays_neutral() -> None:
+    asked = TypedChain((("directed_by", "out"), ("directed_by", "in"), ("starred", "out")),
+                       ("Movie", "Person", "Movie", "Person"))  # fmt: skip
+    swapped = TypedChain((("starred", "out"), ("starred", "in"), ("directed_by", "out")),
+                         ("Movie", "Person", "Movie", "Person"))  # fmt: skip
+    empty = TypedChain((), ("Movie",))
+    chains = [asked, swapped, empty]
+    texts = [chain_text(FILMS, c) for c in chains]
+
+    def whole(ts):  # type: ignore[no-untyped-def]
+        return [0.5 for _ in ts]  # a pooled vector that cannot tell the order
+
+    def near(ts):  # type: ignore[no-untyped-def]
+        return [0.2 if t == "the person that directed X" else 0.0 for t in ts]
+
+    scores = score_chains(FILMS, chains, texts, whole, near, 1.0)
+    assert scores[0] > scores[1] == pytest.approx(0.5)
+    hops = [chain_text(FILMS, c) for c in next_chains(FILMS, empty)]
+    assert scores[2] == pytest.approx(0.5 + 0.2 / len(hops))  # the mean over the hops it could take
+    assert score_chains(FILMS, chains, texts, whole, near, 0.0) == [0.5, 0.5, 0.5]  # weight 0: off
+    plan = plan_chains(whole, FILMS, "Movie", max_depth=3, temperature=0.05, near=near, near_weight=1.0)
+    assert plan.best[0] == ("directed_by", "out")
+
+
+ASKED = TypedChain((("directed_by", "out"), ("directed_by", "in")), ("Movie", "Person", "Movie"))
+SWAPPED = TypedChain((("starred", "out"), ("starred", "in")), ("Movie", "Person", "Movie"))
+
+
+class FakeScorer:
+    """The parts of `ChainScorer` the fit reads: first hops that name `directed` read near X."""
+
+    temperature = 0.05
+    near_words = 6
+
+    def near_features(self, masked: str, texts: list[str]) -> np.ndarray | None:
+        if "X" not in masked:
+            return None
+        feats = np.full((len(texts), len(WINDOW_CLASSES)), 0.3)
+        for i, t in enumerate(texts):
+            if t == "the person that directed X":
+                feats[i, 0] = 0.9  # before X
+        return feats
+
+    def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
+        # the whole question prefers the swapped chain a little, the asked one next
+        best = {chain_text(FILMS, SWAPPED): 0.51, chain_text(FILMS, ASKED): 0.5}
+        return lambda texts: [best.get(t, 0.4) for t in texts]
+
+
+def test_tune_fits_the_weights_on_held_out_questions_and_reports_what_they_did() -> None:
+    questions = [("the films by the director of X", ASKED)] * 5 + [("no topic here", ASKED)]
+    groups = near_groups(FakeScorer(), FILMS, questions, max_depth=2)
+    assert len(groups) == 5  # a question without a masked topic is not fitted on
+    near = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
+    assert near["classes"] == list(WINDOW_CLASSES) and near["questions"] == 5
+    assert near["top1_without"] < near["top1_with"] == 1.0
+    assert near["weights"][0] > 0
