@@ -224,28 +224,27 @@ class ChainScorer:
         """
         if self.near_weights is None:
             return None
+        features = self.near_features(masked_question)
+        if features is None:
+            return None
+        weights = self.near_weights
+
+        def near(texts: Sequence[str]) -> list[float]:
+            return [float(x) for x in features(texts) @ weights] if texts else []
+
+        return near
+
+    def near_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
+        """Texts -> their window features (texts x classes) for one question, as `tune` fits them.
+
+        The question's windows are encoded once here; None when it holds no masked topic.
+        """
         windows = topic_windows(masked_question, self.near_words)
         if not windows:
             return None
         spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
         classes = [c for _, c in windows]
-        weights = self.near_weights
-
-        def near(texts: Sequence[str]) -> list[float]:
-            if not texts:
-                return []
-            feats = window_features(self.chain_vectors(texts) @ spans.T, classes)
-            return [float(x) for x in feats @ weights]
-
-        return near
-
-    def near_features(self, masked_question: str, texts: Sequence[str]) -> np.ndarray | None:
-        """The window features of `texts` for one question (texts x classes), as `tune` fits them."""
-        windows = topic_windows(masked_question, self.near_words)
-        if not windows or not texts:
-            return None
-        spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
-        return window_features(self.chain_vectors(texts) @ spans.T, [c for _, c in windows])
+        return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes)
 
 
 _scorers: dict[tuple[str, str, int], ChainScorer] = {}

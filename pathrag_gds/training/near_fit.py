@@ -41,10 +41,10 @@ def near_groups(
             pools[label] = (chains, [chain_text(ontology, c) for c in chains], firsts)
         chains, texts, firsts = pools[label]
         distinct = list(dict.fromkeys(t for ts in firsts for t in ts))
-        feats = scorer.near_features(masked, distinct)
-        if feats is None:
+        features = scorer.near_features(masked)
+        if features is None or not distinct:
             continue
-        row = dict(zip(distinct, feats, strict=True))
+        row = dict(zip(distinct, features(distinct), strict=True))
         per_chain = np.stack([np.mean([row[t] for t in ts], axis=0) for ts in firsts])
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]

@@ -92,14 +92,18 @@ class FakeScorer:
     temperature = 0.05
     near_words = 6
 
-    def near_features(self, masked: str, texts: list[str]) -> np.ndarray | None:
+    def near_features(self, masked: str):  # type: ignore[no-untyped-def]
         if "X" not in masked:
             return None
-        feats = np.full((len(texts), len(WINDOW_CLASSES)), 0.3)
-        for i, t in enumerate(texts):
-            if t == "the person that directed X":
-                feats[i, 0] = 0.9  # before X
-        return feats
+
+        def features(texts: list[str]) -> np.ndarray:
+            feats = np.full((len(texts), len(WINDOW_CLASSES)), 0.3)
+            for i, t in enumerate(texts):
+                if t == "the person that directed X":
+                    feats[i, 0] = 0.9  # before X
+            return feats
+
+        return features
 
     def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
         # the whole question prefers the swapped chain a little, the asked one next
