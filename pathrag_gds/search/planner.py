@@ -160,6 +160,24 @@ def first_hops(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
     return next_chains(ontology, chain)
 
 
+def first_hop_texts(ontology: Ontology, chains: Sequence[TypedChain]) -> tuple[list[str], list[list[int]]]:
+    """The distinct texts of the chains' first hops, and for each chain the indices of its own.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by"),))
+        >>> one = TypedChain((("owns", "in"),), ("A", "B"))
+        >>> first_hop_texts(onto, [one, TypedChain((("owns", "in"), ("owns", "out")), ("A", "B", "A"))])
+        (['the b that owns X'], [[0], [0]])
+    """
+    index: dict[str, int] = {}
+    per_chain = []
+    for c in chains:
+        texts = [chain_text(ontology, f) for f in first_hops(ontology, c)]
+        per_chain.append([index.setdefault(t, len(index)) for t in texts])
+    return list(index), per_chain
+
+
 def score_chains(
     ontology: Ontology,
     chains: Sequence[TypedChain],
@@ -188,13 +206,12 @@ def score_chains(
     sims = [float(x) for x in score(texts)]
     if near is None or near_weight <= 0.0 or not chains:
         return sims
-    firsts = [[chain_text(ontology, f) for f in first_hops(ontology, c)] for c in chains]
-    distinct = list(dict.fromkeys(t for ts in firsts for t in ts))
-    read = dict(zip(distinct, (float(x) for x in near(distinct)), strict=True)) if distinct else {}
+    distinct, firsts = first_hop_texts(ontology, chains)
+    read = [float(x) for x in near(distinct)] if distinct else []
     out = []
-    for sim, ts in zip(sims, firsts, strict=True):
-        if ts:
-            sim += near_weight * sum(read[t] for t in ts) / len(ts)
+    for sim, idx in zip(sims, firsts, strict=True):
+        if idx:
+            sim += near_weight * sum(read[i] for i in idx) / len(idx)
         out.append(sim)
     return out
 

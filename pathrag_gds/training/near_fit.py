@@ -15,7 +15,7 @@ import numpy as np
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights
-from pathrag_gds.search.planner import TypedChain, chain_text, first_hops, schema_chains
+from pathrag_gds.search.planner import TypedChain, chain_text, first_hop_texts, schema_chains
 
 #: Chains scored per topic label when fitting (the schema's first ones, the empty chain first).
 POOL_LIMIT = 4096
@@ -29,23 +29,22 @@ def near_groups(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray, list[int]]]:
     """Per (masked question, gold chain): chain scores, first-hop window features, gold indices."""
-    pools: dict[str, tuple[list[TypedChain], list[str], list[list[str]]]] = {}
+    # per topic label: the schema's chains, their texts, their first hops' texts (as the search)
+    pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
     groups = []
     for n, (masked, gold) in enumerate(questions, 1):
         label = gold.labels[0]
         if label not in pools:
-            chains = list(
-                {c.steps: c for c in schema_chains(ontology, label, max_depth, POOL_LIMIT)}.values()
-            )
-            firsts = [[chain_text(ontology, f) for f in first_hops(ontology, c)] for c in chains]
-            pools[label] = (chains, [chain_text(ontology, c) for c in chains], firsts)
-        chains, texts, firsts = pools[label]
-        distinct = list(dict.fromkeys(t for ts in firsts for t in ts))
+            schema = schema_chains(ontology, label, max_depth, POOL_LIMIT)
+            chains = list({c.steps: c for c in schema}.values())
+            texts = [chain_text(ontology, c) for c in chains]
+            pools[label] = (chains, texts, *first_hop_texts(ontology, chains))
+        chains, texts, distinct, firsts = pools[label]
         features = scorer.near_features(masked)
         if features is None or not distinct:
             continue
-        row = dict(zip(distinct, features(distinct), strict=True))
-        per_chain = np.stack([np.mean([row[t] for t in ts], axis=0) for ts in firsts])
+        read = features(distinct)
+        per_chain = np.stack([read[idx].mean(axis=0) for idx in firsts])
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
         groups.append((base, per_chain.astype(np.float64), golds))
