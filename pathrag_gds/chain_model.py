@@ -85,7 +85,7 @@ class ChainScorer:
         near = chain["near"] if isinstance(chain.get("near"), dict) else {}
         #: one weight per window class around the topic (`search.near`), fitted by `tune`
         self.near_weights = self._near_weights(near.get("weights"), model_dir)
-        self.near_words = int(near.get("max_words", DEFAULT_MAX_WORDS))
+        self.near_words = self._near_words(near.get("max_words", DEFAULT_MAX_WORDS), model_dir)
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -113,6 +113,16 @@ class ChainScorer:
                 f"{model_dir}/manifest.json: chain.near.weights must be numbers ({exc}); re-run "
                 "`python -m pathrag_gds tune` for the community"
             ) from exc
+
+    @staticmethod
+    def _near_words(raw: object, model_dir: Path) -> int:
+        """The manifest's longest window around the topic, checked (a whole number from 2)."""
+        if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 2:
+            return raw
+        raise ModelError(
+            f"{model_dir}/manifest.json: chain.near.max_words must be a whole number >= 2, not {raw!r}; "
+            "re-run `python -m pathrag_gds tune` for the community"
+        )
 
     def _member(self, name: str, quantization: str, threads: int) -> ChainScorer:
         """One ensemble member: a chain model in a sub-folder, of the same ontology and depth."""

@@ -435,3 +435,9 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
     _linked_model(shipped, bad, people | {"chain": chain | {"near": {"weights": [1.0, 2.0]}}})
     with pytest.raises(ModelError, match=str(bad)):
         ChainScorer(bad)
+    for max_words in ("six", 1, None):
+        wrong = tmp_path / f"words-{max_words}"
+        near_words = {"weights": weights, "max_words": max_words}
+        _linked_model(shipped, wrong, people | {"chain": chain | {"near": near_words}})
+        with pytest.raises(ModelError, match="max_words"):
+            ChainScorer(wrong)
