@@ -106,7 +106,7 @@ def test_tiny_training_ranks_positives_first() -> None:
     from pathrag_gds.training.train import TrainConfig, train_cross_encoder
 
     g = toy_graph()
-    qs = QuestionGenerator(g, ONTOLOGY, seed=2, max_depth=2).generate(60)
+    qs = QuestionGenerator(g, ONTOLOGY, seed=2, max_depth=2).generate(40)
     bi = BiEncoderScorer(get_embedder())
     pairs = PairBuilder(g, ONTOLOGY, bi_score=bi.score, seed=2, near=2).build_all(qs, g.start_ids())
     assert 200 <= len(pairs) <= 700
