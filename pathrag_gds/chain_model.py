@@ -16,8 +16,9 @@ Example:
 from __future__ import annotations
 
 import logging
+import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +87,9 @@ class ChainScorer:
         #: one weight per window class around the topic (`search.near`), fitted by `tune`
         self.near_weights = self._near_weights(near.get("weights"), model_dir)
         self.near_words = self._near_words(near.get("max_words", DEFAULT_MAX_WORDS), model_dir)
+        answer_type = chain["answer_type"] if isinstance(chain.get("answer_type"), dict) else {}
+        #: weight of the intent's score of a chain's end type, fitted by `tune` (0: trained before it)
+        self.answer_type_weight = self._answer_type_weight(answer_type.get("weight", 0.0), model_dir)
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -113,6 +117,16 @@ class ChainScorer:
                 f"{model_dir}/manifest.json: chain.near.weights must be numbers ({exc}); re-run "
                 "`python -m pathrag_gds tune` for the community"
             ) from exc
+
+    @staticmethod
+    def _answer_type_weight(raw: object, model_dir: Path) -> float:
+        """The manifest's answer-type weight, checked (a finite number)."""
+        if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
+            return float(raw)
+        raise ModelError(
+            f"{model_dir}/manifest.json: chain.answer_type.weight must be a number, not {raw!r}; "
+            "re-run `python -m pathrag_gds tune` for the community"
+        )
 
     @staticmethod
     def _near_words(raw: object, model_dir: Path) -> int:
@@ -243,6 +257,22 @@ class ChainScorer:
             return [float(x) for x in features(texts) @ weights] if texts else []
 
         return near
+
+    def answer_types_for(
+        self, type_scores: Mapping[str, float], scale: float = 1.0
+    ) -> dict[str, float] | None:
+        """End label -> the term a chain ending there gets: the intent's type score, weighted.
+
+        None when the model has no fitted weight or `scale` is 0 (the term is off).
+
+        Example:
+            >>> scorer.answer_types_for({"Country": 0.8, "City": 0.2})  # doctest: +SKIP
+            {'Country': 0.048, 'City': 0.012}
+        """
+        weight = self.answer_type_weight * scale
+        if not weight or not type_scores:
+            return None
+        return {label: weight * float(v) for label, v in type_scores.items()}
 
     def near_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
         """Texts -> their window features (texts x classes) for one question, as `tune` fits them.

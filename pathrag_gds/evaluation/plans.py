@@ -24,7 +24,7 @@ from typing import Any
 
 from pathrag_gds.datasets.metaqa_questions import ChainStep, MetaQAQuestion, qtype_chain
 from pathrag_gds.errors import InvalidInput
-from pathrag_gds.intent import mask_mentions
+from pathrag_gds.intent import infer_intent, mask_mentions
 from pathrag_gds.search.planner import Chain, TypedChain, chain_text, schema_chains, score_chains
 
 #: The cut-offs reported (the search walks the best `chain_keep`, 5 by default).
@@ -130,7 +130,9 @@ def plan_ranks(
         masked = mask_mentions(q.question, [q.topic])
         weight = settings.chain_near_weight
         near = scorer.near_scorer_for(masked) if weight else None
-        scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), near, weight)
+        intent = infer_intent(q.question, ontology, service.embedder, [entity])
+        types = scorer.answer_types_for(intent.type_scores, settings.chain_type_weight)
+        scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), near, weight, types)
         out.append((q.hop, gold_rank(scores, [c.steps for c in typed_chains], gold)))
         if progress is not None:
             progress()

@@ -83,10 +83,11 @@ def fit_weights(
     lr: float = 0.05,
     ridge: float = 0.01,
 ) -> list[float]:
-    """One weight per window class, so that `base + features @ w` ranks each gold chain first.
+    """One weight per feature, so that `base + features @ w` ranks each gold chain first.
 
-    Each group is one question: its chains' whole-question scores (n), their first hops' window
-    features (n x classes) and the indices of its gold chains. The loss is the softmax
+    Each group is one question: its chains' whole-question scores (n), their features (n x k: the
+    first hop's window features, one per class, and any others the caller adds) and the indices
+    of its gold chains. The loss is the softmax
     cross-entropy of the gold chains at the chain model's temperature (as it was trained), plus
     `ridge * |w|^2`; Adam, full batch.
 
@@ -96,12 +97,12 @@ def fit_weights(
         >>> w[0] > 0 > w[1]
         True
     """
-    k = len(WINDOW_CLASSES)
+    k = int(next((f.shape[1] for _, f, _ in groups), len(WINDOW_CLASSES)))
     w = np.zeros(k)
     m, v = np.zeros(k), np.zeros(k)
     usable = [(b, f, list(gold)) for b, f, gold in groups if len(gold) and len(b)]
     if not usable:
-        return w.tolist()
+        return [0.0] * k
     for t in range(1, steps + 1):
         grad = 2 * ridge * w
         for base, feats, gold in usable:

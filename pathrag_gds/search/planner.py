@@ -32,7 +32,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
@@ -185,13 +185,16 @@ def score_chains(
     score: ChainScoreFn,
     near: ChainScoreFn | None = None,
     near_weight: float = 0.0,
+    answer_types: Mapping[str, float] | None = None,
 ) -> list[float]:
-    """Each chain's score: the question against its text, plus its first hop read near the topic.
+    """Each chain's score: the question against its text, its first hop, the answer type asked.
 
     `score` reads the whole question against each chain text; `near` reads texts against the
     words around the topic (:mod:`pathrag_gds.search.near`), and each chain's first hop
     (:func:`first_hops`) is read there, times `near_weight`. The empty chain has no first hop: it
-    takes the mean over the hops it could take.
+    takes the mean over the hops it could take. `answer_types` (end label -> weighted score of
+    that type being the one asked, from the question's intent) adds the score of the chain's last
+    label: "in what country was X born" asks for the chain that ends at a country.
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
@@ -202,8 +205,13 @@ def score_chains(
         >>> near = lambda texts: [0.1 if "a of X" in t else 0.0 for t in texts]
         >>> score_chains(onto, [ab, ba], ["ab", "ba"], lambda ts: [0.5, 0.5], near, 1.0)
         [0.6, 0.5]
+        >>> to_c = TypedChain((("a", "out"),), ("E", "C"))
+        >>> score_chains(onto, [ab, to_c], ["ab", "a"], lambda ts: [0.5, 0.5], answer_types={"C": 0.25})
+        [0.5, 0.75]
     """
     sims = [float(x) for x in score(texts)]
+    if answer_types:
+        sims = [sim + answer_types.get(c.labels[-1], 0.0) for sim, c in zip(sims, chains, strict=True)]
     if near is None or near_weight <= 0.0 or not chains:
         return sims
     distinct, firsts = first_hop_texts(ontology, chains)
@@ -352,6 +360,7 @@ def plan_chains(
     temperature: float = 0.05,
     near: ChainScoreFn | None = None,
     near_weight: float = 0.0,
+    answer_types: Mapping[str, float] | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -360,7 +369,7 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
-    `near` and `near_weight` read each chain's first hop near the topic (:func:`score_chains`).
+    `near`, `near_weight` and `answer_types` are the question's other terms (:func:`score_chains`).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -374,7 +383,7 @@ def plan_chains(
             if not cand:
                 break
             ts = [chain_text(ontology, c) for c in cand]
-            sims = score_chains(ontology, cand, ts, score, near, near_weight)
+            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types)
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in scored or sim > scored[c.steps]:
                     scored[c.steps] = sim

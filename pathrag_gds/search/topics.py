@@ -21,6 +21,8 @@ Example:
     ...         return lambda texts: [1.0 if t.endswith("owns X") else 0.0 for t in texts]
     ...     def near_scorer_for(self, masked):
     ...         return None
+    ...     def answer_types_for(self, type_scores, scale=1.0):
+    ...         return None
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
@@ -29,7 +31,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from pathrag_gds.config import Settings
@@ -59,6 +61,12 @@ class ChainScorers(Protocol):
         """Chain texts against the words around the topic (None: the question holds no `X`)."""
         ...
 
+    def answer_types_for(
+        self, type_scores: Mapping[str, float], scale: float = 1.0
+    ) -> dict[str, float] | None:
+        """End label -> its weighted answer-type term (None: no fitted weight, or off)."""
+        ...
+
 
 def topic_plans(
     scorer: ChainScorers | None,
@@ -84,6 +92,8 @@ def topic_plans(
     # topic, and a second named entity is an occasion or a constraint, as in training
     plans: dict[str, ChainPlan] = {}
     memo: dict[tuple[str, tuple[str, ...]], ChainPlan] = {}
+    types = {} if ctx.intent is None else ctx.intent.type_scores
+    answer_types = scorer.answer_types_for(types, settings.chain_type_weight)
     for t in topics:
         masked = mask_mentions(ctx.question, [ctx.entities[t].name])
         labels = ctx.entities[t].labels
@@ -101,6 +111,7 @@ def topic_plans(
                 temperature=scorer.temperature,
                 near=near,
                 near_weight=weight,
+                answer_types=answer_types,
             )
         plans[t] = memo[key]
     return plans

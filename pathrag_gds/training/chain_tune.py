@@ -133,6 +133,7 @@ def _tune_one(
     """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`)."""
     from pathrag_gds.chain_model import ChainScorer
     from pathrag_gds.export import export_embedding, write_manifest
+    from pathrag_gds.intent import infer_intent
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import (
         ChainTrainConfig,
@@ -192,7 +193,10 @@ def _tune_one(
         if found is None:
             continue
         masked, positive = found
-        held_chains.append((masked, positive))
+        # the answer type the question asks, read as the search reads it (question and topic)
+        start = entities.get(q.path.node_ids[0])
+        intent = infer_intent(q.question, ontology, svc.embedder, [start] if start else [])
+        held_chains.append((masked, positive, intent.type_scores))
         label = positive.labels[0]
         if label not in pools:
             pools[label] = [
@@ -254,9 +258,9 @@ def _tune_one(
     scorer = ChainScorer(out, quantization=s.quantization, threads=options.threads)
     scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
     timings["chain_vectors"] = time.perf_counter() - t3
-    # the first hop read near the topic: fitted on the held-out questions, as the search scores
+    # the question terms (first hop near the topic, answer type): fitted on the held-out questions
     t4 = time.perf_counter()
-    manifest["chain"]["near"] = fit_near(
+    manifest["chain"]["near"], manifest["chain"]["answer_type"] = fit_near(
         scorer,
         ontology,
         held_chains,

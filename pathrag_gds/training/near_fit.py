@@ -1,14 +1,16 @@
-"""Fit the chain model's near-topic weights (`search/near.py`) on generated questions it was not trained on.
+"""Fit the chain model's question terms on generated questions it was not trained on.
 
 `tune` calls :func:`fit_near` after exporting the dual encoder: for each held-out question, every
 chain of the schema from its topic's label is scored as the search scores it (the whole question
-against the chain text) and its first hop gets its window features; one weight per window class
-is fitted so that the gold chain comes first. Six numbers, written to the manifest's `chain.near`.
+against the chain text); its first hop gets its window features (`search/near.py`) and its end
+label the score the question's intent gives that type (`intent.Intent.type_scores`). One weight per
+window class and one for the answer type are fitted together so that the gold chain comes first:
+six numbers for the manifest's `chain.near`, one for `chain.answer_type`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,15 +26,18 @@ POOL_LIMIT = 4096
 def near_groups(
     scorer: Any,
     ontology: Ontology,
-    questions: Sequence[tuple[str, TypedChain]],
+    questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
     max_depth: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray, list[int]]]:
-    """Per (masked question, gold chain): chain scores, first-hop window features, gold indices."""
+    """Per (masked question, gold chain, intent type scores): chain scores, features, gold indices.
+
+    The features of a chain are its first hop's window features, then the type score of its end.
+    """
     # per topic label: the schema's chains, their texts, their first hops' texts (as the search)
     pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
     groups = []
-    for n, (masked, gold) in enumerate(questions, 1):
+    for n, (masked, gold, types) in enumerate(questions, 1):
         label = gold.labels[0]
         if label not in pools:
             schema = schema_chains(ontology, label, max_depth, POOL_LIMIT)
@@ -45,6 +50,8 @@ def near_groups(
             continue
         read = features(distinct)
         per_chain = np.stack([read[idx].mean(axis=0) for idx in firsts])
+        ends = np.asarray([[types.get(c.labels[-1], 0.0)] for c in chains])
+        per_chain = np.concatenate([per_chain, ends], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
         groups.append((base, per_chain.astype(np.float64), golds))
@@ -54,7 +61,13 @@ def near_groups(
 
 
 def top1(groups: Sequence[tuple[np.ndarray, np.ndarray, list[int]]], weights: Sequence[float]) -> float:
-    """Share of questions whose gold chain scores first with these weights (zeros: the model alone)."""
+    """Share of questions whose gold chain scores first with these weights (zeros: the model alone).
+
+    Example:
+        >>> g = (np.array([0.5, 0.4]), np.array([[0.0], [0.2]]), [1])
+        >>> top1([g], [0.0]), top1([g], [1.0])
+        (0.0, 1.0)
+    """
     w = np.asarray(weights, dtype=np.float64)
     hits = [int(np.argmax(b + f @ w)) in g for b, f, g in groups if g]
     return round(sum(hits) / len(hits), 4) if hits else 0.0
@@ -63,19 +76,33 @@ def top1(groups: Sequence[tuple[np.ndarray, np.ndarray, list[int]]], weights: Se
 def fit_near(
     scorer: Any,
     ontology: Ontology,
-    questions: Sequence[tuple[str, TypedChain]],
+    questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
     max_depth: int,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
-    """The manifest's `chain.near` entry: the fitted weights and what they did on the fit questions."""
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The manifest's `chain.near` and `chain.answer_type` entries, fitted together.
+
+    `near` holds the window weights and what both terms did on the fit questions (top-1 of the
+    gold chain with no term, with the window term alone, with both); `answer_type` its weight.
+    """
     groups = near_groups(scorer, ontology, questions, max_depth, progress)
+    k = len(WINDOW_CLASSES)
     weights = fit_weights(groups, temperature=scorer.temperature)
-    return {
-        "weights": weights,
+    if len(weights) != k + 1:
+        weights = [0.0] * (k + 1)
+    alone = fit_weights([(b, f[:, :k], g) for b, f, g in groups], temperature=scorer.temperature)
+    near = {
+        "weights": weights[:k],
         "classes": list(WINDOW_CLASSES),
         "max_words": scorer.near_words,
         "questions": len(groups),
-        "top1_without": top1(groups, [0.0] * len(WINDOW_CLASSES)),
+        "top1_without": top1(groups, [0.0] * (k + 1)),
+        "top1_near": top1(groups, [*alone, 0.0]) if len(alone) == k else None,
         "top1_with": top1(groups, weights),
         "data": "the generated questions held out from training the dual encoder",
     }
+    answer_type = {
+        "weight": weights[k],
+        "feature": "the intent's score of the chain's end label (intent.Intent.type_scores)",
+    }
+    return near, answer_type

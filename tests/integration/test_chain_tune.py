@@ -55,10 +55,14 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     near = manifest["chain"]["near"]  # the near-topic weights, fitted on the held-out questions
     assert len(near["weights"]) == len(WINDOW_CLASSES) and near["questions"] > 0
     assert any(s.startswith("near-topic fit") for s in stages)
+    # the answer-type weight, fitted with them on the intent's type scores of the same questions
+    assert isinstance(manifest["chain"]["answer_type"]["weight"], float)
+    assert {"top1_without", "top1_near", "top1_with"} <= set(near)
 
     scorer = ChainScorer(folder)
     assert len(scorer.members) == 1
     assert scorer.near_scorer_for("where was X's mother born") is not None
+    assert scorer.answer_type_weight == manifest["chain"]["answer_type"]["weight"]
     texts = ["Person was born in City", "Person works for Company"]
     both = scorer.scorer_for("where was X born")(texts)
     alone = scorer.chain_vectors(texts) @ scorer.encode_question("where was X born")  # the first model

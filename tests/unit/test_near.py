@@ -112,10 +112,40 @@ class FakeScorer:
 
 
 def test_tune_fits_the_weights_on_held_out_questions_and_reports_what_they_did() -> None:
-    questions = [("the films by the director of X", ASKED)] * 5 + [("no topic here", ASKED)]
+    questions = [("the films by the director of X", ASKED, {})] * 5 + [("no topic here", ASKED, {})]
     groups = near_groups(FakeScorer(), FILMS, questions, max_depth=2)
     assert len(groups) == 5  # a question without a masked topic is not fitted on
-    near = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
+    near, answer_type = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
     assert near["classes"] == list(WINDOW_CLASSES) and near["questions"] == 5
-    assert near["top1_without"] < near["top1_with"] == 1.0
+    assert near["top1_without"] < near["top1_with"] == 1.0 and near["top1_near"] == 1.0
     assert near["weights"][0] > 0
+    assert answer_type["weight"] == 0.0  # no type scores: nothing to learn from
+
+
+DIRECTOR = TypedChain((("directed_by", "out"),), ("Movie", "Person"))
+
+
+class TypeBlindScorer(FakeScorer):
+    """A whole-question score that prefers the 2-hop chain back to a movie over its 1-hop prefix."""
+
+    def near_features(self, masked: str):  # type: ignore[no-untyped-def]
+        return lambda texts: np.full((len(texts), len(WINDOW_CLASSES)), 0.3)
+
+    def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
+        best = {chain_text(FILMS, ASKED): 0.52, chain_text(FILMS, DIRECTOR): 0.5}
+        return lambda texts: [best.get(t, 0.4) for t in texts]
+
+
+def test_the_answer_type_the_intent_reads_is_weighted_by_the_fit() -> None:
+    """'Who directed X?' asks for a person: the chain ending at a Person wins once the type is fitted."""
+    questions = [("who directed X", DIRECTOR, {"Person": 0.9, "Movie": 0.1})] * 4
+    near, answer_type = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
+    assert answer_type["weight"] > 0
+    assert near["top1_without"] == near["top1_near"] == 0.0 and near["top1_with"] == 1.0
+    types = {t: answer_type["weight"] * v for t, v in questions[0][2].items()}
+    chains = [ASKED, DIRECTOR]
+    texts = [chain_text(FILMS, c) for c in chains]
+    whole = TypeBlindScorer().scorer_for("who directed X")
+    assert score_chains(FILMS, chains, texts, whole)[0] > score_chains(FILMS, chains, texts, whole)[1]
+    with_type = score_chains(FILMS, chains, texts, whole, answer_types=types)
+    assert with_type[1] > with_type[0]

@@ -415,7 +415,7 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
 
     shipped = chain_model_dir(Settings(), "people")
     people = json.loads((shipped / "manifest.json").read_text(encoding="utf-8"))
-    chain = {k: v for k, v in people["chain"].items() if k != "near"}
+    chain = {k: v for k, v in people["chain"].items() if k not in ("near", "answer_type")}
     before = tmp_path / "before"
     _linked_model(shipped, before, people | {"chain": chain})
     assert ChainScorer(before).near_scorer_for("where was X's mother born") is None  # trained before the fit
@@ -435,6 +435,17 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
     _linked_model(shipped, bad, people | {"chain": chain | {"near": {"weights": [1.0, 2.0]}}})
     with pytest.raises(ModelError, match=str(bad)):
         ChainScorer(bad)
+    assert scorer.answer_type_weight == 0.0  # no `chain.answer_type`: trained before its fit
+    assert scorer.answer_types_for({"City": 1.0}) is None
+    typed = tmp_path / "typed"
+    _linked_model(shipped, typed, people | {"chain": chain | {"answer_type": {"weight": 0.5}}})
+    assert ChainScorer(typed).answer_types_for({"City": 0.8, "Country": 0.2}) == {"City": 0.4, "Country": 0.1}
+    assert ChainScorer(typed).answer_types_for({"City": 0.8}, scale=0.0) is None  # switched off
+    for weight in ("high", None, float("nan")):
+        wrong = tmp_path / f"type-{weight}"
+        _linked_model(shipped, wrong, people | {"chain": chain | {"answer_type": {"weight": weight}}})
+        with pytest.raises(ModelError, match="answer_type"):
+            ChainScorer(wrong)
     for max_words in ("six", 1, None):
         wrong = tmp_path / f"words-{max_words}"
         near_words = {"weights": weights, "max_words": max_words}
