@@ -1,7 +1,8 @@
 // Seed entities for a question: the vector index, or (for a small community) an exact scan.
 // $qvec: the question's embedding; $k: how many index hits to fetch before the community filter;
 // $seed_n: seeds to return; $community: a community id or null; $exact: scan the community exactly.
-// Returns only what the search needs: id, type labels, properties (without the embedding), score.
+// Returns only what the search needs: id, type labels, properties (without the embedding), the
+// relationship types it has out and in (the chain planner's first hops), score.
 CALL (*) {
   CALL db.index.vector.queryNodes($index_name, $k, $qvec) YIELD node, score
   WHERE NOT $exact
@@ -19,4 +20,6 @@ LIMIT $seed_n
 RETURN node.{{id}} AS id,
        [l IN labels(node) WHERE l <> $entity_label] AS labels,
        apoc.map.removeKey(properties(node), $embedding_key) AS props,
+       [t IN apoc.node.relationship.types(node) WHERE apoc.node.degree.out(node, t) > 0] AS out_types,
+       [t IN apoc.node.relationship.types(node) WHERE apoc.node.degree.in(node, t) > 0] AS in_types,
        score

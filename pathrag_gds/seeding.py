@@ -32,6 +32,9 @@ def seed_rows(settings: Settings, ctx: QueryContext, rows: list[dict[str, Any]])
     for r in rows:
         ctx.entities[r["id"]] = entity_record(settings, r["id"], r["labels"], r["props"])
         ctx.sims[r["id"]] = float(r["score"])
+        if "out_types" in r:
+            outgoing = {(str(t), "out") for t in r["out_types"] or ()}
+            ctx.steps[r["id"]] = frozenset(outgoing | {(str(t), "in") for t in r["in_types"] or ()})
         out.append(SeedHit(r["id"], float(r["score"])))
     return out
 

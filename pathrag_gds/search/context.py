@@ -79,6 +79,9 @@ class QueryContext:
     named: set[str] = field(default_factory=set)
     #: entities the question names word for word (the topics of chain planning)
     topics: set[str] = field(default_factory=set)
+    #: the (relationship type, direction) steps each seed has in the graph, read with the seeds:
+    #: a topic's plan starts only with these
+    steps: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
     #: chain plans of the topic seeds (seed id -> plan); empty: no chain planning for this query
     plans: dict[str, ChainPlan] = field(default_factory=dict)
 

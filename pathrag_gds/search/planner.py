@@ -32,7 +32,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
@@ -361,6 +361,7 @@ def plan_chains(
     near: ChainScoreFn | None = None,
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
+    first_steps: Collection[tuple[str, str]] | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -370,6 +371,8 @@ def plan_chains(
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
     `near`, `near_weight` and `answer_types` are the question's other terms (:func:`score_chains`).
+    `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
+    reach an answer and is not planned (None: every step of the schema).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -380,6 +383,8 @@ def plan_chains(
         for depth in range(max_depth + 1):
             if depth > 0:
                 cand = [n for c in level for n in next_chains(ontology, c)]
+                if depth == 1 and first_steps is not None:
+                    cand = [c for c in cand if c.steps[0] in first_steps]
             if not cand:
                 break
             ts = [chain_text(ontology, c) for c in cand]

@@ -91,13 +91,14 @@ def topic_plans(
     # each topic is masked alone, the other names left as they are: the chain is read from that
     # topic, and a second named entity is an occasion or a constraint, as in training
     plans: dict[str, ChainPlan] = {}
-    memo: dict[tuple[str, tuple[str, ...]], ChainPlan] = {}
+    memo: dict[tuple[str, tuple[str, ...], frozenset[tuple[str, str]] | None], ChainPlan] = {}
     types = {} if ctx.intent is None else ctx.intent.type_scores
     answer_types = scorer.answer_types_for(types, settings.chain_type_weight)
     for t in topics:
         masked = mask_mentions(ctx.question, [ctx.entities[t].name])
         labels = ctx.entities[t].labels
-        key = (masked, labels)
+        steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
+        key = (masked, labels, steps)
         if key not in memo:
             weight = settings.chain_near_weight
             near = scorer.near_scorer_for(masked) if weight else None
@@ -112,6 +113,7 @@ def topic_plans(
                 near=near,
                 near_weight=weight,
                 answer_types=answer_types,
+                first_steps=steps,
             )
         plans[t] = memo[key]
     return plans

@@ -89,6 +89,24 @@ def test_the_planned_chain_decides_direction(
     assert result.round_trips <= 3 + 2
 
 
+def test_a_plan_starts_only_with_relationships_the_topic_has(
+    service: PathRag, world_community: tuple[PeopleWorld, str]
+) -> None:
+    """A city that is no capital: the chain model's best plan starts with `capital_of` and once
+    reached nothing; the seed query reads the topic's own relationship types, and the plan goes
+    through its country instead."""
+    world, cid = world_community
+    capitals = {t.subject for t in world.triples if t.relation == "capital_of"}
+    steps = parse_chain("located_in:out,capital_of:in")
+    topic = next(c for c in world.entities_of("City") if c not in capitals and world.walk(c, steps))
+    question = f"What is the capital of the country {topic} is in?"
+    result = service.pathrag(question, community_id=cid, max_depth=3, seed_ids=[entity_id(cid, topic)])
+    assert result.paths and result.paths[0].chain == ["located_in:out", "capital_of:in"], [
+        (p.chain, p.score_parts) for p in result.paths[:3]
+    ]
+    assert result.paths[0].answer_candidates[0].name in world.walk(topic, steps)
+
+
 def test_seeds_the_question_does_not_name_stay_unwalked_beside_a_plan(
     service: PathRag, world_community: tuple[PeopleWorld, str]
 ) -> None:

@@ -452,3 +452,32 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
         _linked_model(shipped, wrong, people | {"chain": chain | {"near": near_words}})
         with pytest.raises(ModelError, match="max_words"):
             ChainScorer(wrong)
+
+
+def test_a_plan_starts_only_with_steps_the_topic_has() -> None:
+    """A chain whose first step the topic lacks reaches nothing: it is not planned, and the
+    probability goes to the chains that can answer ("capital of the country X is in" from a
+    city that is no capital)."""
+    from pathrag_gds.search.planner import plan_chains
+
+    onto = Ontology.from_mapping(
+        {
+            "relationship_types": [
+                {"type": "capital_of", "phrase": "is the capital of", "inverse_phrase": "has its capital in",
+                 "source": ["City"], "target": ["Country"]},
+                {"type": "located_in", "phrase": "is in", "inverse_phrase": "has the city",
+                 "source": ["City"], "target": ["Country"]},
+            ]
+        }
+    )  # fmt: skip
+
+    def score(texts):  # type: ignore[no-untyped-def]
+        return [1.0 if "capital" in t else 0.5 if "is in X" in t else 0.0 for t in texts]
+
+    anywhere = plan_chains(score, onto, "City", max_depth=2, temperature=0.1)
+    assert anywhere.best[0] == ("capital_of", "out")
+    city = plan_chains(score, onto, "City", max_depth=2, temperature=0.1, first_steps={("located_in", "out")})
+    assert all(c[0] == ("located_in", "out") for c in city.probs if c)
+    assert city.best == (("located_in", "out"), ("capital_of", "in"))
+    alone = plan_chains(score, onto, "City", max_depth=2, temperature=0.1, first_steps=frozenset())
+    assert list(alone.probs) == [()]  # a topic with no relationships: only itself
