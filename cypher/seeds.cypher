@@ -17,9 +17,11 @@ CALL (*) {
 WITH node, score
 ORDER BY score DESC
 LIMIT $seed_n
+WITH node, score, apoc.node.relationship.types(node) AS rel_types
 RETURN node.{{id}} AS id,
        [l IN labels(node) WHERE l <> $entity_label] AS labels,
        apoc.map.removeKey(properties(node), $embedding_key) AS props,
-       [t IN apoc.node.relationship.types(node) WHERE apoc.node.degree.out(node, t) > 0] AS out_types,
-       [t IN apoc.node.relationship.types(node) WHERE apoc.node.degree.in(node, t) > 0] AS in_types,
+       [t IN rel_types WHERE apoc.node.degree.out(node, t) > 0] AS out_types,
+       [t IN rel_types WHERE apoc.node.degree.in(node, t) > 0] AS in_types,
        score
+ORDER BY score DESC

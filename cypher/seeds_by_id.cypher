@@ -9,11 +9,11 @@ MATCH (node:{{entity_label}})
 WHERE node.{{id}} = $ids[i]
   AND ($community IS NULL
        OR EXISTS { (:{{community_label}} {id: $community})-[:{{community_rel}}]->(node) })
-WITH i, node
+WITH i, node, apoc.node.relationship.types(node) AS rel_types
 ORDER BY i
 RETURN node.{{id}} AS id,
        [l IN labels(node) WHERE l <> $entity_label] AS labels,
        apoc.map.removeKey(properties(node), $embedding_key) AS props,
-       [t IN apoc.node.relationship.types(node) WHERE apoc.node.degree.out(node, t) > 0] AS out_types,
-       [t IN apoc.node.relationship.types(node) WHERE apoc.node.degree.in(node, t) > 0] AS in_types,
+       [t IN rel_types WHERE apoc.node.degree.out(node, t) > 0] AS out_types,
+       [t IN rel_types WHERE apoc.node.degree.in(node, t) > 0] AS in_types,
        coalesce(vector.similarity.cosine(node.{{embedding}}, $qvec), 1.0) AS score

@@ -26,6 +26,7 @@ from pathrag_gds.datasets.metaqa_questions import ChainStep, MetaQAQuestion, qty
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.intent import infer_intent, mask_mentions
 from pathrag_gds.search.planner import Chain, TypedChain, chain_text, schema_chains, score_chains
+from pathrag_gds.search.topics import question_terms
 
 #: The cut-offs reported (the search walks the best `chain_keep`, 5 by default).
 CUTOFFS = (1, 5, 10)
@@ -128,11 +129,9 @@ def plan_ranks(
         typed_chains, texts = pools[labels]
         # scored as the search's planner scores them (planner.score_chains)
         masked = mask_mentions(q.question, [q.topic])
-        weight = settings.chain_near_weight
-        near = scorer.near_scorer_for(masked) if weight else None
         intent = infer_intent(q.question, ontology, service.embedder, [entity])
-        types = scorer.answer_types_for(intent.type_scores, settings.chain_type_weight)
-        scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), near, weight, types)
+        terms = question_terms(scorer, masked, intent.type_scores, settings)
+        scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
         out.append((q.hop, gold_rank(scores, [c.steps for c in typed_chains], gold)))
         if progress is not None:
             progress()

@@ -68,6 +68,19 @@ class ChainScorers(Protocol):
         ...
 
 
+def question_terms(
+    scorer: ChainScorers, masked: str, type_scores: Mapping[str, float], settings: Settings
+) -> tuple[ChainScoreFn | None, float, dict[str, float] | None]:
+    """The question's terms beside its whole-question chain scores, as the settings scale them.
+
+    (near-topic scorer, its weight, answer types): the arguments `planner.score_chains` takes
+    after the score function. The search's plans and `eval plans` both read them from here.
+    """
+    weight = settings.chain_near_weight
+    near = scorer.near_scorer_for(masked) if weight else None
+    return near, weight, scorer.answer_types_for(type_scores, settings.chain_type_weight)
+
+
 def topic_plans(
     scorer: ChainScorers | None,
     ctx: QueryContext,
@@ -93,15 +106,13 @@ def topic_plans(
     plans: dict[str, ChainPlan] = {}
     memo: dict[tuple[str, tuple[str, ...], frozenset[tuple[str, str]] | None], ChainPlan] = {}
     types = {} if ctx.intent is None else ctx.intent.type_scores
-    answer_types = scorer.answer_types_for(types, settings.chain_type_weight)
     for t in topics:
         masked = mask_mentions(ctx.question, [ctx.entities[t].name])
         labels = ctx.entities[t].labels
         steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
         key = (masked, labels, steps)
         if key not in memo:
-            weight = settings.chain_near_weight
-            near = scorer.near_scorer_for(masked) if weight else None
+            near, weight, answer_types = question_terms(scorer, masked, types, settings)
             memo[key] = plan_chains(
                 scorer.scorer_for(masked),
                 ontology,
