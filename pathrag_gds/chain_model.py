@@ -28,7 +28,8 @@ from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import DEFAULT_MAX_WORDS, WINDOW_CLASSES, topic_windows, window_features
-from pathrag_gds.search.planner import ChainScoreFn, ontology_fingerprint
+from pathrag_gds.search.planner import ChainScoreFn
+from pathrag_gds.search.schema import ontology_fingerprint
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ from pathrag_gds.config import Settings
 from pathrag_gds.graph import Graph
 from pathrag_gds.paths import Edge, EntityRecord
 from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.planner import step_token
 from pathrag_gds.search.protocols import Child, Expansion, Frontier
+from pathrag_gds.search.schema import step_token
 
 
 def entity_record(settings: Settings, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:

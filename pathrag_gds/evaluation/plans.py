@@ -25,7 +25,8 @@ from typing import Any
 from pathrag_gds.datasets.metaqa_questions import ChainStep, MetaQAQuestion, qtype_chain
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.intent import infer_intent, mask_mentions
-from pathrag_gds.search.planner import Chain, TypedChain, chain_text, schema_chains, score_chains
+from pathrag_gds.search.planner import score_chains
+from pathrag_gds.search.schema import Chain, TypedChain, chain_text, schema_chains
 from pathrag_gds.search.topics import question_terms
 
 #: The cut-offs reported (the search walks the best `chain_keep`, 5 by default).

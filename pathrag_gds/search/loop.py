@@ -36,9 +36,9 @@ from pathrag_gds.beam import Candidates, ScoredPath
 from pathrag_gds.paths import Path
 from pathrag_gds.results import DepthStat
 from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.planner import path_chain
 from pathrag_gds.search.protocols import Expander, Frontier
 from pathrag_gds.search.ranking import Ranker
+from pathrag_gds.search.schema import path_chain
 
 #: Called after each depth with that depth's best beam paths (for streaming).
 DepthCallback = Callable[[int, list[ScoredPath]], None]

@@ -24,7 +24,8 @@ from typing import Protocol, runtime_checkable
 
 from pathrag_gds.paths import EntityRecord, Path
 from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.planner import ChainScoreFn, Step
+from pathrag_gds.search.planner import ChainScoreFn
+from pathrag_gds.search.schema import Step
 
 __all__ = [
     "ChainScoreFn",

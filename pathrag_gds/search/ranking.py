@@ -29,8 +29,8 @@ from pathrag_gds.config import ScoringMode, Settings
 from pathrag_gds.paths import Path
 from pathrag_gds.scoring_terms import TermWeights, term_parts, weighted_sum
 from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.planner import path_chain
 from pathrag_gds.search.protocols import PathScorer, TieBreaker
+from pathrag_gds.search.schema import path_chain
 
 #: (text, raw model score, mode score, tie-break) of one path
 ModelScore = tuple[str, float, float, float]

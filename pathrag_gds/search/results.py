@@ -25,7 +25,7 @@ from pathrag_gds.paths import Path
 from pathrag_gds.results import AnswerCandidate, EdgeOut, NodeOut, PathResult, ScoreTerm, SourceChunk
 from pathrag_gds.scoring_terms import rank_answers
 from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.planner import path_chain, step_token
+from pathrag_gds.search.schema import path_chain, step_token
 from pathrag_gds.serialize import path_context
 
 

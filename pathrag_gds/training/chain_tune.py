@@ -23,7 +23,7 @@ from typing import Any
 
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
-from pathrag_gds.search.planner import chain_text, ontology_fingerprint, schema_chain_texts, schema_chains
+from pathrag_gds.search.schema import chain_text, ontology_fingerprint, schema_chain_texts, schema_chains
 
 Progress = Callable[[str, int, int, str], None]
 

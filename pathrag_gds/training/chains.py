@@ -35,7 +35,7 @@ from pathrag_gds.intent import mask_mentions
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord
 from pathrag_gds.paths import Path as Walk
-from pathrag_gds.search.planner import Chain, TypedChain, chain_text, next_chains, schema_chains
+from pathrag_gds.search.schema import Chain, TypedChain, chain_text, next_chains, schema_chains
 from pathrag_gds.training.questions import GeneratedQuestion
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,8 @@ import numpy as np
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights
-from pathrag_gds.search.planner import TypedChain, chain_text, first_hop_texts, schema_chains
+from pathrag_gds.search.planner import first_hop_texts
+from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
 
 #: Chains scored per topic label when fitting (the schema's first ones, the empty chain first).
 POOL_LIMIT = 4096

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord, Path
-from pathrag_gds.search.planner import label_noun
+from pathrag_gds.search.schema import label_noun
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
 from pathrag_gds.training.phrasing import (
     LOCATIVE,

@@ -7,7 +7,8 @@ import pytest
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights, topic_windows, window_features
-from pathrag_gds.search.planner import TypedChain, chain_text, next_chains, plan_chains, score_chains
+from pathrag_gds.search.planner import plan_chains, score_chains
+from pathrag_gds.search.schema import TypedChain, chain_text, next_chains
 from pathrag_gds.training.near_fit import fit_near, near_groups, top1
 
 FILMS = Ontology.from_mapping(

@@ -8,14 +8,13 @@ import pytest
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord, Path
-from pathrag_gds.search.planner import (
+from pathrag_gds.search.planner import plan_chains, softmax
+from pathrag_gds.search.schema import (
     TypedChain,
     chain_text,
     next_chains,
     path_chain,
-    plan_chains,
     schema_chains,
-    softmax,
     step_token,
 )
 from pathrag_gds.training.chains import chain_rows, hard_negatives, typed_chain

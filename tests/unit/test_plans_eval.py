@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathrag_gds.datasets.metaqa_questions import MetaQAQuestion
 from pathrag_gds.evaluation.plans import gold_rank, gold_steps, matches, summarize_ranks
-from pathrag_gds.search.planner import Chain
+from pathrag_gds.search.schema import Chain
 
 
 def test_a_chain_matches_its_gold_steps_with_directions() -> None:

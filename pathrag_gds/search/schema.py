@@ -1,0 +1,217 @@
+"""Relation chains of a schema: what a chain is, the text a chain scorer reads, every chain allowed.
+
+A chain is the relation types and walk directions of a path, hop by hop (`(("directed_by", "out"),
+("directed_by", "in"))`); a typed chain adds the entity type label at each position, so it can be
+read as English (:func:`chain_text`: ``the movie that was directed by the person that directed X``)
+and extended only where the ontology's source and target labels allow (:func:`next_chains`,
+:func:`schema_chains`). Pure: no database, no model.
+
+Example:
+    >>> from pathrag_gds.ontology import Ontology
+    >>> onto = Ontology.from_mapping({"relationship_types": [
+    ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
+    ...      "source": ["Person"], "target": ["Animal"]}]})
+    >>> [chain_text(onto, c) for c in next_chains(onto, TypedChain((), ("Animal",)))]
+    ['the person that owns X']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import Direction, Path
+
+#: One hop of a chain: relationship type and walk direction (`out`: along the arrow).
+Step = tuple[str, Direction]
+#: A relation chain: its steps in walk order.
+Chain = tuple[Step, ...]
+
+#: The label written for an entity type the ontology does not constrain.
+ANY_LABEL = "Entity"
+
+#: The shape of :func:`chain_text`; part of :func:`ontology_fingerprint`, so a chain model trained
+#: on texts of another shape is refused rather than scoring texts it never saw.
+CHAIN_TEXT_FORMAT = "phrase+descriptions"
+
+
+def path_chain(path: Path) -> Chain:
+    """The chain a path walks.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge
+        >>> path_chain(Path(("bob", "jane"), (Edge("owns", "jane", "bob", "in"),)))
+        (('owns', 'in'),)
+    """
+    return tuple((e.type, e.direction) for e in path.edges)
+
+
+def step_token(step: Step) -> str:
+    """`type:out` / `type:in`: how results and gold files write one step.
+
+    Example:
+        >>> step_token(("directed_by", "in"))
+        'directed_by:in'
+    """
+    return f"{step[0]}:{step[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class TypedChain:
+    """A chain with the entity type label at each of its positions (`labels[0]`: the topic's)."""
+
+    steps: Chain
+    labels: tuple[str, ...]
+
+    @property
+    def depth(self) -> int:
+        """Hops."""
+        return len(self.steps)
+
+
+def label_noun(label: str) -> str:
+    """An entity type label as a lower-case noun: `MovieGenre` -> `movie genre`."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label).replace("_", " ")
+    return " ".join(words.split()).lower() or "entity"
+
+
+def chain_phrase(ontology: Ontology, chain: TypedChain, start: str = "X") -> str:
+    """The chain as one English noun phrase for its end, read from the answer back to `start`.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),
+        ...     RelationType("starred", "starred", "starred in")))
+        >>> chain = TypedChain((("directed_by", "out"), ("directed_by", "in"), ("starred", "out")),
+        ...     ("Movie", "Person", "Movie", "Person"))
+        >>> chain_phrase(onto, chain)
+        'the person that starred in the movie that was directed by the person that directed X'
+    """
+    text = start
+    for (rel_type, direction), far in zip(chain.steps, chain.labels[1:], strict=True):
+        rel = ontology.relation(rel_type)
+        noun = label_noun(far)
+        if direction == "in":
+            text = f"the {noun} that {rel.phrase} {text}"
+        elif rel.inverse_phrase:
+            text = f"the {noun} that {rel.inverse_phrase} {text}"
+        else:
+            text = f"the {noun} that {text} {rel.phrase}"
+    return text if chain.steps else f"{start} itself"
+
+
+def chain_text(ontology: Ontology, chain: TypedChain) -> str:
+    """The text a chain scorer reads: :func:`chain_phrase`, then each step's description.
+
+    The phrase reads like the question it answers, from the answer back to the topic ("the person
+    that starred in the movie that was directed by the person that directed X"), so the order of
+    the relations is the order English asks them in; a mean-pooled encoder keeps little else of
+    word order. The descriptions follow in the same order, answer first: they hold the words people
+    ask with and no phrase does ("A film and its director.", "A mother or father and their son or
+    daughter."); one per step, so a relation walked twice is described twice and the chain's
+    length stays in its text.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("directed_by", "was directed by", "directed"),))
+        >>> chain = TypedChain((("directed_by", "out"), ("directed_by", "in")), ("Movie", "Person", "Movie"))
+        >>> chain_text(onto, chain)
+        'the movie that was directed by the person that directed X'
+        >>> described = Ontology("o", relation_types=(RelationType("directed_by", "was directed by",
+        ...     "directed", "Its director."),))
+        >>> chain_text(described, chain)
+        'the movie that was directed by the person that directed X (Its director. Its director.)'
+    """
+    text = chain_phrase(ontology, chain)
+    notes = [d for d in (ontology.relation(t).description for t, _ in reversed(chain.steps)) if d]
+    return f"{text} ({' '.join(notes)})" if notes else text
+
+
+def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 20000) -> list[TypedChain]:
+    """Every chain of the schema from `label`, up to `max_depth` hops (the empty chain first).
+
+    Example:
+        >>> onto = Ontology.from_mapping({"relationship_types": [
+        ...     {"type": "owns", "source": ["Person"], "target": ["Animal"]}]})
+        >>> [c.steps for c in schema_chains(onto, "Person", 2)]
+        [(), (('owns', 'out'),), (('owns', 'out'), ('owns', 'in'))]
+    """
+    level = [TypedChain((), (label,))]
+    out = list(level)
+    for _ in range(max_depth):
+        level = [n for c in level for n in next_chains(ontology, c)]
+        out.extend(level)
+        if len(out) >= limit:
+            return out[:limit]
+    return out
+
+
+def schema_chain_texts(ontology: Ontology, max_depth: int, limit: int = 50000) -> list[str]:
+    """The distinct texts of every chain of the schema up to `max_depth` hops, from every label.
+
+    What a chain scorer can be asked about this ontology (its encodings are computed once, at
+    `tune` time). Labels: the entity types and every relation end.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by", "",
+        ...     ("Person",), ("Animal",)),))
+        >>> schema_chain_texts(onto, 1)
+        ['X itself', 'the person that owns X', 'the animal that is owned by X']
+    """
+    labels = set(ontology.labels)
+    for r in ontology.relation_types:
+        labels.update(r.source_labels)
+        labels.update(r.target_labels)
+    texts: dict[str, None] = {}
+    for label in sorted(labels):
+        for c in schema_chains(ontology, label, max_depth, limit=limit):
+            texts.setdefault(chain_text(ontology, c))
+            if len(texts) >= limit:
+                return list(texts)
+    return list(texts)
+
+
+def _fits(labels: Sequence[str], label: str) -> bool:
+    return not labels or label in labels or label == ANY_LABEL
+
+
+def next_chains(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
+    """Every one-step extension the ontology allows from the chain's last type label.
+
+    A step out needs the label among the relation's source labels (none listed: any), a step in
+    among its target labels; the label reached is each of the other end's labels (`Entity` when
+    the ontology lists none). A relation stored both ways round (source and target labels overlap)
+    gives both directions.
+    """
+    here = chain.labels[-1]
+    out: list[TypedChain] = []
+    for rel in ontology.relation_types:
+        for direction, near, far in (
+            ("out", rel.source_labels, rel.target_labels),
+            ("in", rel.target_labels, rel.source_labels),
+        ):
+            if not _fits(near, here):
+                continue
+            for there in far or (ANY_LABEL,):
+                step: Step = (rel.type, direction)  # type: ignore[assignment]
+                out.append(TypedChain(chain.steps + (step,), chain.labels + (there,)))
+    return out
+
+
+def ontology_fingerprint(ontology: Ontology) -> str:
+    """A short hash of what chain texts are made of (relation types, phrases, descriptions, labels).
+
+    Example:
+        >>> ontology_fingerprint(Ontology("o")) == ontology_fingerprint(Ontology("o"))
+        True
+    """
+    parts = sorted(
+        (r.type, r.phrase, r.inverse_phrase, r.description, tuple(r.source_labels), tuple(r.target_labels))
+        for r in ontology.relation_types
+    )
+    return hashlib.sha256(json.dumps([CHAIN_TEXT_FORMAT, parts]).encode()).hexdigest()[:16]
