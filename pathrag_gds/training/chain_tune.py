@@ -16,14 +16,21 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
-from pathrag_gds.search.schema import chain_text, ontology_fingerprint, schema_chain_texts, schema_chains
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.schema import (
+    TypedChain,
+    chain_text,
+    ontology_fingerprint,
+    schema_chain_texts,
+    schema_chains,
+)
 
 Progress = Callable[[str, int, int, str], None]
 
@@ -67,6 +74,10 @@ class ChainTuneResult:
     timings_s: dict[str, float] = field(default_factory=dict)
     training: dict[str, Any] = field(default_factory=dict)
     manifest: dict[str, Any] = field(default_factory=dict)
+    #: (masked question, gold chain, intent type scores) of the held-out questions, and the
+    #: ontology: what the question terms are fitted on (again, for an ensemble's mean scores)
+    held_out: list[tuple[str, TypedChain, Mapping[str, float]]] = field(default_factory=list, repr=False)
+    ontology: Ontology | None = field(default=None, repr=False)
 
 
 def tune_chains(
@@ -109,6 +120,7 @@ def tune_chains(
             "holdout_top1": [r.training.get("holdout_top1") for r in results],
         }
         write_manifest(staging, first.manifest)
+        _fit_ensemble_terms(first, staging, options, s, progress)
     if model_dir.exists():
         shutil.rmtree(model_dir)
     staging.rename(model_dir)
@@ -117,6 +129,33 @@ def tune_chains(
     return ChainTuneResult(
         model_dir, sum(r.questions for r in results), sum(r.rows for r in results), timings, first.training
     )
+
+
+def _fit_ensemble_terms(
+    first: ChainTuneResult, folder: Path, options: ChainTuneOptions, s: Settings, progress: Progress | None
+) -> None:
+    """Fit the question terms again against the ensemble's mean scores (each member fitted its own).
+
+    The search adds them to the members' mean cosine, not to the first member's alone; the first
+    member's held-out questions are the fit questions.
+    """
+    from pathrag_gds.chain_model import ChainScorer
+    from pathrag_gds.export import write_manifest
+    from pathrag_gds.training.near_fit import fit_near
+
+    if first.ontology is None or not first.held_out:
+        return
+    ensemble = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
+    near, answer_type = fit_near(
+        ensemble,
+        first.ontology,
+        first.held_out,
+        options.max_depth,
+        None if progress is None else lambda i, n: progress("near-topic fit (ensemble)", i, n, ""),
+    )
+    near["models"] = 1 + len(ensemble.members)
+    first.manifest["chain"]["near"], first.manifest["chain"]["answer_type"] = near, answer_type
+    write_manifest(folder, first.manifest)
 
 
 def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | None:
@@ -187,7 +226,7 @@ def _tune_one(
     )
     pools: dict[str, list[str]] = {}
     holdout = []
-    held_chains = []
+    held_chains: list[tuple[str, TypedChain, Mapping[str, float]]] = []
     for q in hold:
         found = question_chain(q, entities, ontology)
         if found is None:
@@ -269,4 +308,4 @@ def _tune_one(
     )
     write_manifest(out, manifest)
     timings["near_fit"] = time.perf_counter() - t4
-    return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest)
+    return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)

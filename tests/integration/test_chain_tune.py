@@ -58,6 +58,9 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     # the answer-type weight, fitted with them on the intent's type scores of the same questions
     assert isinstance(manifest["chain"]["answer_type"]["weight"], float)
     assert {"top1_without", "top1_near", "top1_with"} <= set(near)
+    # fitted against the ensemble's mean scores, which the search adds them to (not the first model's)
+    assert near["models"] == 2 and any(s == "near-topic fit (ensemble)" for s in stages)
+    assert "models" not in member["chain"]["near"]  # a member keeps its own fit
 
     scorer = ChainScorer(folder)
     assert len(scorer.members) == 1
