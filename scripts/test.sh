@@ -30,7 +30,8 @@ fi
 failed=()
 .venv/bin/ruff check pathrag_gds tests scripts || failed+=(ruff)
 .venv/bin/mypy pathrag_gds || failed+=(mypy)
-.venv/bin/python -m pytest -q "$@"
+# the slowest tests are listed after each run: CI has 20 minutes in all
+.venv/bin/python -m pytest -q --durations=15 "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests" >&2
