@@ -151,7 +151,7 @@ def _fit_ensemble_terms(
         first.ontology,
         first.held_out,
         options.max_depth,
-        None if progress is None else lambda i, n: progress("near-topic fit (ensemble)", i, n, ""),
+        None if progress is None else lambda i, n: progress("question-term fit (ensemble)", i, n, ""),
     )
     near["models"] = 1 + len(ensemble.members)
     first.manifest["chain"]["near"], first.manifest["chain"]["answer_type"] = near, answer_type
@@ -304,8 +304,8 @@ def _tune_one(
         ontology,
         held_chains,
         options.max_depth,
-        None if progress is None else lambda i, n: progress("near-topic fit", i, n, ""),
+        None if progress is None else lambda i, n: progress("question-term fit", i, n, ""),
     )
     write_manifest(out, manifest)
-    timings["near_fit"] = time.perf_counter() - t4
+    timings["terms_fit"] = time.perf_counter() - t4
     return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)

@@ -54,12 +54,12 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     assert {"train 1/2", "train 2/2"} <= stages  # each model its own progress bar
     near = manifest["chain"]["near"]  # the near-topic weights, fitted on the held-out questions
     assert len(near["weights"]) == len(WINDOW_CLASSES) and near["questions"] > 0
-    assert any(s.startswith("near-topic fit") for s in stages)
+    assert any(s.startswith("question-term fit") for s in stages)
     # the answer-type weight, fitted with them on the intent's type scores of the same questions
     assert isinstance(manifest["chain"]["answer_type"]["weight"], float)
     assert {"top1_without", "top1_near", "top1_with"} <= set(near)
     # fitted against the ensemble's mean scores, which the search adds them to (not the first model's)
-    assert near["models"] == 2 and any(s == "near-topic fit (ensemble)" for s in stages)
+    assert near["models"] == 2 and any(s == "question-term fit (ensemble)" for s in stages)
     assert "models" not in member["chain"]["near"]  # a member keeps its own fit
 
     scorer = ChainScorer(folder)
