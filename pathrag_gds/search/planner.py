@@ -16,8 +16,6 @@ Example:
     >>> onto = Ontology.from_mapping({"relationship_types": [
     ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
     ...      "source": ["Person"], "target": ["Animal"]}]})
-    >>> [chain_text(onto, c) for c in next_chains(onto, TypedChain((), ("Animal",)))]
-    ['the person that owns X']
     >>> plan = plan_chains(lambda texts: [1.0 if t.endswith("owns X") else 0.0 for t in texts], onto,
     ...                    "Animal", max_depth=2, temperature=0.1)
     >>> plan.best

@@ -457,8 +457,6 @@ def test_a_plan_starts_only_with_steps_the_topic_has() -> None:
     """A chain whose first step the topic lacks reaches nothing: it is not planned, and the
     probability goes to the chains that can answer ("capital of the country X is in" from a
     city that is no capital)."""
-    from pathrag_gds.search.planner import plan_chains
-
     onto = Ontology.from_mapping(
         {
             "relationship_types": [
