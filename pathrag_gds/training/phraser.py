@@ -16,6 +16,7 @@ from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord, Path
 from pathrag_gds.search.schema import label_noun
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
+from pathrag_gds.training.lexicon import Step
 from pathrag_gds.training.phrasing import (
     LOCATIVE,
     PLACE_WORDS,
@@ -26,6 +27,7 @@ from pathrag_gds.training.phrasing import (
     capitalize_first,
     co_forms,
     kind_noun,
+    possessable,
 )
 from pathrag_gds.training.phrasing import plural as _plural
 
@@ -58,6 +60,10 @@ class Phraser:
     kinds: dict[str, str] = field(default_factory=dict)
     #: Noun phrases built in the plural (`the movies that X directed`): verbs after them agree.
     plurals: set[str] = field(default_factory=set)
+    #: Chains of 2-3 steps one English word names (`grandchild`, :mod:`.lexicon`), and their words.
+    compounds: Mapping[tuple[Step, ...], tuple[str, ...]] = field(default_factory=dict)
+    #: Share of such hops said with the one word ("X's grandchildren") when the walk has them.
+    compound_share: float = 0.8
 
     def noun(self, entity: EntityRecord) -> str:
         """The entity's type noun, or half the time its kind (`village` for a Place) when it has one."""
@@ -135,6 +141,31 @@ class Phraser:
             return f"{' '.join(words[:-1])} {wh.lower()}?"
         return f"{obj} {'who' if wh == 'Who' else 'what'}?"
 
+    def compound(self, path: Path, upto: int) -> tuple[int, str] | None:
+        """(hops, word) when the 2-3 hops ending at node `upto` are said with one word (`grandchild`).
+
+        Drawn at `compound_share` among the words that name those hops; None when none does (the
+        random stream is then untouched, so an ontology without such words phrases as before).
+        """
+        options = [
+            (hops, word)
+            for hops in (2, 3)
+            if hops <= upto
+            for word in self.compounds.get(
+                tuple((e.type, e.direction) for e in path.edges[upto - hops : upto]), ()
+            )
+        ]
+        if not options or self.rng.random() >= self.compound_share:
+            return None
+        return self.rng.choice(options)
+
+    def compound_nouns(self, word: str, inner: str) -> list[str]:
+        """Noun phrases for what `word` names of `inner`: `the grandchildren of X`, `X's grandchild`."""
+        out = [f"the {word} of {inner}", self._many(f"the {_plural(word)} of {inner}")]
+        if possessable(inner):
+            out += [f"{inner}'s {word}", self._many(f"{inner}'s {_plural(word)}")]
+        return out
+
     def describe(self, path: Path, upto: int) -> str:
         """A noun phrase for node `upto` of the path: its name (start) or a relative clause chain."""
         if upto == 0:
@@ -142,6 +173,10 @@ class Phraser:
             if self.rng.random() < 0.2:
                 return f"the {type_word(e)} {e.name}"
             return e.name
+        found = self.compound(path, upto)
+        if found:
+            hops, word = found
+            return self.rng.choice(self.compound_nouns(word, self.describe(path, upto - hops)))
         noun = self.noun(self.entities[path.node_ids[upto]])
         shared = self.shared_forms(path, noun) if upto == 2 else []
         if shared and self.rng.random() < self.idiomatic_share:
@@ -242,6 +277,15 @@ class Phraser:
 
     def question(self, path: Path) -> tuple[str, str]:
         """(question, template name) for a walk of 1+ hops; the answer is the end node."""
+        found = self.compound(path, path.depth)
+        if found:
+            hops, word = found
+            near = self.describe(path, path.depth - hops)
+            end = self.entities[path.end]
+            forms = Sentence(role=word).subject_forms(near, self.noun(end), self.wh(end))
+            if possessable(near):
+                forms.append(f"Name {near}'s {_plural(word)}.")
+            return _style(capitalize_first(self.rng.choice(forms)), self.rng), "relational-noun"
         inner = self.describe(path, path.depth - 1)
         edge = path.edges[-1]
         end = self.entities[path.end]

@@ -78,10 +78,14 @@ def plural(noun: str) -> str:
     Example:
         >>> plural("friend"), plural("city"), plural("box"), plural("release year"), plural("child")
         ('friends', 'cities', 'boxes', 'release years', 'children')
+        >>> plural("grandchild"), plural("great-niece")
+        ('grandchildren', 'great-nieces')
     """
     head, _, last = noun.rpartition(" ")
     if last in IRREGULAR:
         return f"{head} {IRREGULAR[last]}".strip()
+    if last.endswith("child"):  # grandchild, stepchild
+        return noun + "ren"
     if noun.endswith(("s", "x", "ch", "sh")):
         return noun + "es"
     if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Path
 from pathrag_gds.training.graph_source import GraphSource, Group, Hop, MemoryGraph, signature
+from pathrag_gds.training.lexicon import compound_chains
 from pathrag_gds.training.phraser import (
     Phraser,
     event_labels,
@@ -113,6 +114,9 @@ class QuestionGenerator:
             :func:`pathrag_gds.training.exclusions.evaluation_questions`); `excluded` counts the drops.
         with_answers: find every answer of each question (more round trips); False: the walk's
             end stands alone (enough to train a chain scorer, which never sees entities).
+        relational_nouns: say 2-3 hops with one English word where one names them ("X's
+            grandchildren", :mod:`pathrag_gds.training.lexicon`) where the walk has such hops.
+        compound_walk_share: share of 2+ hop walks made to start with such a chain.
     """
 
     def __init__(
@@ -126,6 +130,8 @@ class QuestionGenerator:
         anchored_share: float = 0.7,
         exclude: frozenset[str] = frozenset(),
         with_answers: bool = True,
+        relational_nouns: bool = True,
+        compound_walk_share: float = 0.3,
     ) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
@@ -139,18 +145,25 @@ class QuestionGenerator:
         self.with_answers = with_answers
         self.excluded = 0
         self.rng = random.Random(seed)
+        self.compounds = compound_chains(ontology) if relational_nouns else {}
+        self.compound_walk_share = compound_walk_share
         self._starts = source.start_ids()
         if not self._starts:
             raise ValueError("the graph has no entity with a neighbour to start a question from")
 
-    def walk(self, start: str, depth: int) -> Path | None:
-        """A random walk of exactly `depth` hops from `start` (no revisits), or None."""
+    def walk(self, start: str, depth: int, prefix: Sequence[Group] = ()) -> Path | None:
+        """A random walk of exactly `depth` hops from `start` (no revisits), or None.
+
+        `prefix`: the (type, direction) of the first hops, when the walk must start with them.
+        """
         path = Path((start,))
-        for _ in range(depth):
+        for i in range(depth):
             hops = [h for h in self.source.neighbours([path.end])[path.end] if h[1] not in path.node_ids]
-            if not hops:
-                return None
             groups = sorted({(e.type, e.direction) for e, _ in hops})
+            if i < len(prefix):
+                groups = [g for g in groups if g == prefix[i]]
+            if not groups:
+                return None
             g = self.rng.choice(groups)
             edge, nid = self.rng.choice([h for h in hops if (h[0].type, h[0].direction) == g])
             path = path.extend(edge, nid)
@@ -181,6 +194,17 @@ class QuestionGenerator:
                 ends = [n for n in ends if kind_noun(ents[n].attributes) == kind]
         return tuple(ends)
 
+    def _compound_prefix(self, depth: int) -> tuple[Group, ...]:
+        """For `compound_walk_share` of walks, a chain one word names (`grandchild`) to start with.
+
+        Random walks seldom take such chains (a few in a thousand on a family graph), too few to
+        learn the word from. Empty, without drawing, when the ontology has none.
+        """
+        fits = sorted(c for c in self.compounds if len(c) <= depth)
+        if not fits or self.rng.random() >= self.compound_walk_share:
+            return ()
+        return self.rng.choice(fits)
+
     def generate(self, n: int, *, attempts: int = 20) -> list[GeneratedQuestion]:
         """`n` questions (fewer when the graph runs out of distinct ones), deterministic for the seed."""
         out: list[GeneratedQuestion] = []
@@ -191,7 +215,13 @@ class QuestionGenerator:
                 break
             start = self.rng.choice(self._starts)
             depth = 0 if self.rng.random() < self.entity_share else self.rng.randint(1, self.max_depth)
-            path = Path((start,)) if depth == 0 else self.walk(start, depth)
+            prefix = self._compound_prefix(depth) if depth else ()
+            path = Path((start,)) if depth == 0 else self.walk(start, depth, prefix)
+            for _ in range(20 if prefix else 0):  # few entities start such a chain: look for one
+                if path is not None:
+                    break
+                start = self.rng.choice(self._starts)
+                path = self.walk(start, depth, prefix)
             if path is None:
                 continue
             ents = self.source.entities(path.node_ids)
@@ -205,6 +235,7 @@ class QuestionGenerator:
                 person_labels(self.ontology, labels),
                 place_labels(self.ontology, labels),
                 time_labels(self.ontology, labels),
+                compounds=self.compounds,
             )
             events = event_labels(self.ontology, labels)
             anchored = (
