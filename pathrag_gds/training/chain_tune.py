@@ -91,12 +91,14 @@ def tune_chains(
         InvalidInput: the community does not exist, or `seeds` < 1.
         ModelError: torch or the base model is missing.
     """
+    from pathrag_gds.backend.model_folder import check_model_dir
     from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
     from pathrag_gds.export import write_manifest
 
     if options.seeds < 1:
         raise InvalidInput(f"seeds must be at least 1, got {options.seeds}")
     s = settings or get_settings()
+    check_model_dir(s.models_dir / s.embedding_model)  # before minutes of question generation
     model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
     staging = model_dir.parent / f".{model_dir.name}.partial"
     if staging.exists():
