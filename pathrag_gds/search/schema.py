@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pathrag_gds.ontology import Ontology
+from pathrag_gds.ontology import Ontology, RelationType
 from pathrag_gds.paths import Direction, Path
 
 #: One hop of a chain: relationship type and walk direction (`out`: along the arrow).
@@ -180,6 +180,18 @@ def _fits(labels: Sequence[str], label: str) -> bool:
     return not labels or label in labels or label == ANY_LABEL
 
 
+def step_labels(rel: RelationType, direction: Direction) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(near labels, far labels) of a step along `rel`: a step out leaves a source; empty means any.
+
+    Example:
+        >>> step_labels(RelationType("owns", "owns", "is owned by", "", ("Person",), ("Animal",)), "in")
+        (('Animal',), ('Person',))
+    """
+    if direction == "out":
+        return rel.source_labels, rel.target_labels
+    return rel.target_labels, rel.source_labels
+
+
 def next_chains(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
     """Every one-step extension the ontology allows from the chain's last type label.
 
@@ -190,16 +202,14 @@ def next_chains(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
     """
     here = chain.labels[-1]
     out: list[TypedChain] = []
+    directions: tuple[Direction, ...] = ("out", "in")
     for rel in ontology.relation_types:
-        for direction, near, far in (
-            ("out", rel.source_labels, rel.target_labels),
-            ("in", rel.target_labels, rel.source_labels),
-        ):
+        for direction in directions:
+            near, far = step_labels(rel, direction)
             if not _fits(near, here):
                 continue
             for there in far or (ANY_LABEL,):
-                step: Step = (rel.type, direction)  # type: ignore[assignment]
-                out.append(TypedChain(chain.steps + (step,), chain.labels + (there,)))
+                out.append(TypedChain(chain.steps + ((rel.type, direction),), chain.labels + (there,)))
     return out
 
 

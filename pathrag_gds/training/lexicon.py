@@ -31,12 +31,11 @@ from pathlib import Path
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Direction
+from pathrag_gds.search.schema import Chain, Step, step_labels
 from pathrag_gds.training.phrasing import Sentence
 
 #: The extracted glosses (WordNet 3.0, see the file's header for its licence).
 DATA = Path(__file__).parent / "data" / "relational_nouns.tsv"
-#: A step read from the near node: (relationship type, walk direction), as `Edge` holds them.
-Step = tuple[str, Direction]
 #: Longest chain one noun may stand for (`great-grandchild` would be 3).
 MAX_HOPS = 3
 
@@ -83,33 +82,27 @@ def step_roles(ontology: Ontology) -> dict[Step, str]:
     return out
 
 
-def _ends(ontology: Ontology, step: Step) -> tuple[frozenset[str], frozenset[str]]:
-    """(near labels, far labels) of a step; empty means any."""
-    rel = ontology.relation(step[0])
-    source, target = frozenset(rel.source_labels), frozenset(rel.target_labels)
-    return (source, target) if step[1] == "out" else (target, source)
-
-
-def _joins(ontology: Ontology, chain: tuple[Step, ...], step: Step) -> bool:
+def _joins(ontology: Ontology, chain: Chain, step: Step) -> bool:
     """Can `step` follow `chain`: the chain's far labels meet the step's near labels, no immediate return?"""
     last = chain[-1]
     if last[0] == step[0] and last[1] != step[1]:
         return False
-    far, near = _ends(ontology, last)[1], _ends(ontology, step)[0]
-    return not far or not near or bool(far & near)
+    far = step_labels(ontology.relation(last[0]), last[1])[1]
+    near = step_labels(ontology.relation(step[0]), step[1])[0]
+    return not far or not near or bool(set(far) & set(near))
 
 
 def compound_chains(
     ontology: Ontology, nouns: tuple[RelationalNoun, ...] | None = None
-) -> dict[tuple[Step, ...], tuple[str, ...]]:
+) -> dict[Chain, tuple[str, ...]]:
     """Every chain of 2-3 steps that one relational noun names, with its nouns (sorted)."""
     nouns = load_relational_nouns() if nouns is None else nouns
     roles = step_roles(ontology)
 
-    def steps(kinds: frozenset[str]) -> set[tuple[Step, ...]]:
+    def steps(kinds: frozenset[str]) -> set[Chain]:
         return {(s,) for s, role in roles.items() if role in kinds}
 
-    named: dict[str, set[tuple[Step, ...]]] = {}
+    named: dict[str, set[Chain]] = {}
     for _ in range(MAX_HOPS - 1):  # a nested noun (`cousin` through `aunt`) needs one more pass
         for n in nouns:
             inner = set.intersection(*(steps(kinds) | named.get(word, set()) for word, kinds in n.of))
@@ -119,7 +112,7 @@ def compound_chains(
             }
             if found:
                 named.setdefault(n.noun, set()).update(found)
-    out: dict[tuple[Step, ...], set[str]] = {}
+    out: dict[Chain, set[str]] = {}
     for noun, chains in named.items():
         for chain in chains:
             out.setdefault(chain, set()).add(noun)

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord, Path
-from pathrag_gds.search.schema import label_noun
+from pathrag_gds.search.schema import Chain, label_noun, path_chain
 from pathrag_gds.serialize import SYSTEM_KEYS, humanize_key
-from pathrag_gds.training.lexicon import Step
 from pathrag_gds.training.phrasing import (
     LOCATIVE,
     PLACE_WORDS,
@@ -61,7 +60,7 @@ class Phraser:
     #: Noun phrases built in the plural (`the movies that X directed`): verbs after them agree.
     plurals: set[str] = field(default_factory=set)
     #: Chains of 2-3 steps one English word names (`grandchild`, :mod:`.lexicon`), and their words.
-    compounds: Mapping[tuple[Step, ...], tuple[str, ...]] = field(default_factory=dict)
+    compounds: Mapping[Chain, tuple[str, ...]] = field(default_factory=dict)
     #: Share of such hops said with the one word ("X's grandchildren") when the walk has them.
     compound_share: float = 0.8
 
@@ -147,13 +146,12 @@ class Phraser:
         Drawn at `compound_share` among the words that name those hops; None when none does (the
         random stream is then untouched, so an ontology without such words phrases as before).
         """
+        steps = path_chain(path)
         options = [
             (hops, word)
             for hops in (2, 3)
             if hops <= upto
-            for word in self.compounds.get(
-                tuple((e.type, e.direction) for e in path.edges[upto - hops : upto]), ()
-            )
+            for word in self.compounds.get(steps[upto - hops : upto], ())
         ]
         if not options or self.rng.random() >= self.compound_share:
             return None
