@@ -72,16 +72,35 @@ def stems(text: str) -> list[str]:
     return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
 
 
+def asks_for_a_kind(tokens: Sequence[str], i: int) -> bool:
+    """Is the word at `i` a kind word (`types`, `sort`) that is itself the asked noun?
+
+    "What types are the movies directed by X?" asks for a category of the movies (their genres),
+    not for movies: the wh-word's noun is `types`, and the subject comes after the verb. Only
+    "what kind of animal" reads the noun after `of` as the type word.
+
+    Example:
+        >>> asks_for_a_kind("what types are the movies".split(), 1)
+        True
+        >>> asks_for_a_kind("what kind of film".split(), 1)
+        False
+    """
+    return tokens[i] in KIND_OF_WORDS and (i + 1 >= len(tokens) or tokens[i + 1] != "of")
+
+
 def noun_phrase(tokens: Sequence[str], start: int) -> list[str]:
     """Up to two words of the noun phrase after position `start` (`which village` -> [`village`]).
 
     Leading `the`/`kind of`/auxiliaries are skipped (`what are the languages`); when the skipped words
     hold an auxiliary verb followed by the subject (`what did X ...`, `what was X the director of`)
-    the words after it are not a type word, so the phrase is empty.
+    the words after it are not a type word, so the phrase is empty. A kind word right after the
+    wh-word and not followed by `of` is the asked noun itself (:func:`asks_for_a_kind`).
 
     Example:
         >>> noun_phrase("what kind of animal is x".split(), 0), noun_phrase("what did x star in".split(), 0)
         (['animal'], [])
+        >>> noun_phrase("what types are the movies directed by x".split(), 0)
+        ['types']
     """
     phrase: list[str] = []
     i = start + 1
@@ -91,6 +110,8 @@ def noun_phrase(tokens: Sequence[str], start: int) -> list[str]:
             skipped.append(tokens[i])
             i += 2
             continue
+        if not skipped and asks_for_a_kind(tokens, i):
+            return [tokens[i]]
         skipped.append(tokens[i])
         i += 1
     if MASK.lower() in skipped or (skipped and skipped[0] in AUXILIARY_OPENERS):

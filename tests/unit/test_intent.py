@@ -104,6 +104,16 @@ def test_wh_nouns() -> None:
     assert singular("movies") == "movie" and singular("boxes") == "box" and singular("glass") == "glass"
 
 
+def test_a_kind_word_is_the_asked_noun_unless_of_follows(enc: Embedder, metaqa: Ontology) -> None:
+    # "what types are the movies" asks for the movies' category; "what kind of movie" for a movie
+    assert wh_and_noun("what types are the movies directed by X") == ("what", "types")
+    assert wh_and_noun("what kind of movie is X") == ("what", "movie")
+    kinds = infer_intent("what types are the movies written by the writer of [Roadkill]", metaqa, enc)
+    assert kinds.expected_types[0] == "Genre"
+    movie = infer_intent("what kind of movie did [Bruce McDonald] write", metaqa, enc)
+    assert movie.expected_types[0] == "Movie"
+
+
 def test_attribute_and_definition_questions_answer_the_named_entity(enc: Embedder, bob: Any) -> None:
     colour = infer_intent("What color is Bob the Cat's fur?", bob[0], enc, bob[1])
     assert colour.kind == "attribute" and colour.answer_is_named and colour.named == ("bob",)
