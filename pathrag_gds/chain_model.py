@@ -20,7 +20,6 @@ import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -30,8 +29,7 @@ from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import DEFAULT_MAX_WORDS, WINDOW_CLASSES, topic_windows, window_features
 from pathrag_gds.search.planner import ChainScoreFn
-from pathrag_gds.search.schema import TypedChain, ontology_fingerprint
-from pathrag_gds.search.support import StepSupport
+from pathrag_gds.search.schema import ontology_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +91,6 @@ class ChainScorer:
         answer_type = chain["answer_type"] if isinstance(chain.get("answer_type"), dict) else {}
         #: weight of the intent's score of a chain's end type, fitted by `tune` (0: trained before it)
         self.answer_type_weight = self._answer_type_weight(answer_type.get("weight", 0.0), model_dir)
-        support = chain["support"] if isinstance(chain.get("support"), dict) else {}
-        #: weight of the support prior and the step counts it reads (`search.support`), from `tune`
-        self.support_weight = self._answer_type_weight(support.get("weight", 0.0), model_dir, "support")
-        self.support_rows = self._support_rows(support.get("rows", []), model_dir)
-        self._supports: dict[str, StepSupport] = {}
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -127,28 +120,13 @@ class ChainScorer:
             ) from exc
 
     @staticmethod
-    def _answer_type_weight(raw: object, model_dir: Path, entry: str = "answer_type") -> float:
-        """A fitted weight of the manifest (`chain.<entry>.weight`), checked (a finite number)."""
+    def _answer_type_weight(raw: object, model_dir: Path) -> float:
+        """The manifest's answer-type weight, checked (a finite number)."""
         if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
             return float(raw)
         raise ModelError(
-            f"{model_dir}/manifest.json: chain.{entry}.weight must be a number, not {raw!r}; "
+            f"{model_dir}/manifest.json: chain.answer_type.weight must be a number, not {raw!r}; "
             "re-run `python -m pathrag_gds tune` for the community"
-        )
-
-    @staticmethod
-    def _support_rows(raw: object, model_dir: Path) -> list[dict[str, Any]]:
-        """The manifest's step counts (`chain.support.rows`), checked."""
-        keys = {"label", "type", "side", "one", "two"}
-        if isinstance(raw, list) and all(
-            isinstance(r, dict) and keys <= set(r) and isinstance(r["one"], int) and isinstance(r["two"], int)
-            for r in raw
-        ):
-            return raw
-        raise ModelError(
-            f"{model_dir}/manifest.json: chain.support.rows must be a list of rows with "
-            f"{', '.join(sorted(keys))} (whole-number counts); re-run `python -m pathrag_gds tune` "
-            "for the community"
         )
 
     @staticmethod
@@ -296,24 +274,6 @@ class ChainScorer:
         if not weight or not type_scores:
             return None
         return {label: weight * float(v) for label, v in type_scores.items()}
-
-    def prior_for(self, ontology: Ontology, scale: float = 1.0) -> Callable[[TypedChain], float] | None:
-        """The support prior of a chain (`search.support`), weighted as `tune` fitted it.
-
-        None when the model has no fitted weight or step counts, or `scale` is 0 (the term is off).
-
-        Example:
-            >>> prior = scorer.prior_for(ontology)  # doctest: +SKIP
-            >>> prior(co_directors) < prior(co_stars)  # doctest: +SKIP
-            True
-        """
-        weight = self.support_weight * scale
-        if not weight or not self.support_rows:
-            return None
-        support = self._supports.get(ontology.id)
-        if support is None:
-            support = self._supports[ontology.id] = StepSupport.from_rows(ontology, self.support_rows)
-        return lambda chain: weight * support.log_prior(chain)
 
     def near_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
         """Texts -> their window features (texts x classes) for one question, as `tune` fits them.

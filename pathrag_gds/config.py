@@ -181,9 +181,6 @@ class SearchSettings(BaseModel):
     #: Scale of the answer-type term: the intent's score of the type a chain ends at ("in what
     #: country ...": a chain ending at a Country), weighted as `tune` fitted it (1), 0 off.
     chain_type_weight: float = Field(1.0, ge=0.0, le=10.0)
-    #: Scale of the support prior: how often the graph has a chain (`search/support.py`; "a film
-    #: with two directors" is rare), weighted as `tune` fitted it (1), 0 off.
-    chain_support_weight: float = Field(1.0, ge=0.0, le=10.0)
     #: With a chain plan for a seed the question names, also walk from the other (vector) seeds.
     #: Off: they stay 0-hop candidates. Walking them cost 5-10x the time and no Hits@1 on MetaQA,
     #: and 2 of 57 people 1-hop questions (`--link vector`; docs/chains.md).

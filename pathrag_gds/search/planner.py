@@ -35,8 +35,6 @@ from pathrag_gds.search.schema import ANY_LABEL, Chain, Step, TypedChain, chain_
 
 #: A chain scorer: similarity of the question to each chain text (higher is better).
 ChainScoreFn = Callable[[Sequence[str]], Sequence[float]]
-#: A term added to a typed chain's score whatever the question (the support prior, weighted).
-ChainPrior = Callable[[TypedChain], float]
 
 
 def first_hops(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
@@ -80,7 +78,6 @@ def score_chains(
     near: ChainScoreFn | None = None,
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
-    prior: ChainPrior | None = None,
 ) -> list[float]:
     """Each chain's score: the question against its text, its first hop, the answer type asked.
 
@@ -90,7 +87,6 @@ def score_chains(
     takes the mean over the hops it could take. `answer_types` (end label -> weighted score of
     that type being the one asked, from the question's intent) adds the score of the chain's last
     label: "in what country was X born" asks for the chain that ends at a country.
-    `prior` adds a weighted term per chain (how often the graph has it: :mod:`.support`).
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
@@ -106,8 +102,6 @@ def score_chains(
         [0.5, 0.75]
     """
     sims = [float(x) for x in score(texts)]
-    if prior is not None:
-        sims = [sim + prior(c) for sim, c in zip(sims, chains, strict=True)]
     if answer_types:
         sims = [sim + answer_types.get(c.labels[-1], 0.0) for sim, c in zip(sims, chains, strict=True)]
     if near is None or near_weight <= 0.0 or not chains:
@@ -188,7 +182,6 @@ def plan_chains(
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
     first_steps: Collection[tuple[str, str]] | None = None,
-    prior: ChainPrior | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -197,7 +190,7 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
-    `near`, `near_weight`, `answer_types` and `prior` are the other terms (:func:`score_chains`).
+    `near`, `near_weight` and `answer_types` are the question's other terms (:func:`score_chains`).
     `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
     reach an answer and is not planned (None: every step of the schema).
     """
@@ -215,7 +208,7 @@ def plan_chains(
             if not cand:
                 break
             ts = [chain_text(ontology, c) for c in cand]
-            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, prior)
+            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types)
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in scored or sim > scored[c.steps]:
                     scored[c.steps] = sim
@@ -223,12 +216,11 @@ def plan_chains(
             ranked = sorted(zip(sims, range(len(cand)), strict=True), key=lambda x: (-x[0], x[1]))
             level = [cand[i] for _, i in ranked[:beam]]
     # chains that read the same (a symmetric relation walked either way) are one answer to the
-    # question: they share one probability, from the best of them
+    # question: they share one probability
     by_text: dict[str, list[Chain]] = {}
     for steps in scored:
         by_text.setdefault(texts[steps], []).append(steps)
-    best = {t: max(scored[c] for c in cs) for t, cs in by_text.items()}
-    order = sorted(by_text, key=lambda t: (-best[t], min(len(c) for c in by_text[t]), t))
-    probs = softmax([best[t] for t in order], temperature)
+    order = sorted(by_text, key=lambda t: (-scored[by_text[t][0]], min(len(c) for c in by_text[t]), t))
+    probs = softmax([scored[by_text[t][0]] for t in order], temperature)
     kept = {c: p for t, p in zip(order[:keep], probs[:keep], strict=True) for c in by_text[t]}
     return ChainPlan(kept, {c: texts[c] for c in kept}, len(scored))

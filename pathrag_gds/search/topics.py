@@ -23,8 +23,6 @@ Example:
     ...         return None
     ...     def answer_types_for(self, type_scores, scale=1.0):
     ...         return None
-    ...     def prior_for(self, ontology, scale=1.0):
-    ...         return None
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
@@ -40,7 +38,7 @@ from pathrag_gds.config import Settings
 from pathrag_gds.intent import mask_mentions
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
-from pathrag_gds.search.planner import ChainPlan, ChainPrior, ChainScoreFn, plan_chains
+from pathrag_gds.search.planner import ChainPlan, ChainScoreFn, plan_chains
 
 
 class ChainScorers(Protocol):
@@ -69,32 +67,18 @@ class ChainScorers(Protocol):
         """End label -> its weighted answer-type term (None: no fitted weight, or off)."""
         ...
 
-    def prior_for(self, ontology: Ontology, scale: float = 1.0) -> ChainPrior | None:
-        """The weighted support prior of a chain (None: no fitted weight, or off)."""
-        ...
-
 
 def question_terms(
-    scorer: ChainScorers,
-    ontology: Ontology,
-    masked: str,
-    type_scores: Mapping[str, float],
-    settings: Settings,
-) -> tuple[ChainScoreFn | None, float, dict[str, float] | None, ChainPrior | None]:
-    """The terms beside a question's whole-question chain scores, as the settings scale them.
+    scorer: ChainScorers, masked: str, type_scores: Mapping[str, float], settings: Settings
+) -> tuple[ChainScoreFn | None, float, dict[str, float] | None]:
+    """The question's terms beside its whole-question chain scores, as the settings scale them.
 
-    (near-topic scorer, its weight, answer types, support prior): the arguments
-    `planner.score_chains` takes after the score function. The search's plans and `eval plans`
-    both read them from here.
+    (near-topic scorer, its weight, answer types): the arguments `planner.score_chains` takes
+    after the score function. The search's plans and `eval plans` both read them from here.
     """
     weight = settings.chain_near_weight
     near = scorer.near_scorer_for(masked) if weight else None
-    return (
-        near,
-        weight,
-        scorer.answer_types_for(type_scores, settings.chain_type_weight),
-        scorer.prior_for(ontology, settings.chain_support_weight),
-    )
+    return near, weight, scorer.answer_types_for(type_scores, settings.chain_type_weight)
 
 
 def topic_plans(
@@ -128,7 +112,7 @@ def topic_plans(
         steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
         key = (masked, labels, steps)
         if key not in memo:
-            near, weight, answer_types, prior = question_terms(scorer, ontology, masked, types, settings)
+            near, weight, answer_types = question_terms(scorer, masked, types, settings)
             memo[key] = plan_chains(
                 scorer.scorer_for(masked),
                 ontology,
@@ -141,7 +125,6 @@ def topic_plans(
                 near_weight=weight,
                 answer_types=answer_types,
                 first_steps=steps,
-                prior=prior,
             )
         plans[t] = memo[key]
     return plans

@@ -31,7 +31,6 @@ from pathrag_gds.search.schema import (
     schema_chain_texts,
     schema_chains,
 )
-from pathrag_gds.search.support import StepSupport
 
 Progress = Callable[[str, int, int, str], None]
 
@@ -79,8 +78,6 @@ class ChainTuneResult:
     #: ontology: what the question terms are fitted on (again, for an ensemble's mean scores)
     held_out: list[tuple[str, TypedChain, Mapping[str, float]]] = field(default_factory=list, repr=False)
     ontology: Ontology | None = field(default=None, repr=False)
-    #: the community's step counts (the support prior's), read once per `tune`
-    support: StepSupport | None = field(default=None, repr=False)
 
 
 def tune_chains(
@@ -151,17 +148,15 @@ def _fit_ensemble_terms(
     if first.ontology is None or not first.held_out:
         return
     ensemble = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
-    near, answer_type, prior = fit_near(
+    near, answer_type = fit_near(
         ensemble,
         first.ontology,
         first.held_out,
         options.max_depth,
         None if progress is None else lambda i, n: progress("question-term fit (ensemble)", i, n, ""),
-        first.support,
     )
     near["models"] = 1 + len(ensemble.members)
-    chain = first.manifest["chain"]
-    chain["near"], chain["answer_type"], chain["support"] = near, answer_type, prior
+    first.manifest["chain"]["near"], first.manifest["chain"]["answer_type"] = near, answer_type
     write_manifest(folder, first.manifest)
 
 
@@ -306,19 +301,13 @@ def _tune_one(
     timings["chain_vectors"] = time.perf_counter() - t3
     # the question terms (first hop near the topic, answer type): fitted on the held-out questions
     t4 = time.perf_counter()
-    rows_support = svc.graph.read("step_support", community_id=options.community, entity_label=s.entity_label)
-    support = StepSupport.from_rows(ontology, rows_support)
-    chain = manifest["chain"]
-    chain["near"], chain["answer_type"], chain["support"] = fit_near(
+    manifest["chain"]["near"], manifest["chain"]["answer_type"] = fit_near(
         scorer,
         ontology,
         held_chains,
         options.max_depth,
         None if progress is None else lambda i, n: progress("question-term fit", i, n, ""),
-        support,
     )
     write_manifest(out, manifest)
     timings["terms_fit"] = time.perf_counter() - t4
-    return ChainTuneResult(
-        out, len(questions), len(rows), timings, training, manifest, held_chains, ontology, support
-    )
+    return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)

@@ -3,11 +3,9 @@
 `tune` calls :func:`fit_near` after exporting the dual encoder: for each held-out question, every
 chain of the schema from its topic's label is scored as the search scores it (the whole question
 against the chain text); its first hop gets its window features (`search/near.py`) and its end
-label the score the question's intent gives that type (`intent.Intent.type_scores`); the chain
-itself its support prior (`search/support.py`: how often the graph has it). One weight per window
-class, one for the answer type and one for the prior are fitted together so that the gold chain
-comes first: six numbers for the manifest's `chain.near`, one for `chain.answer_type`, one for
-`chain.support`.
+label the score the question's intent gives that type (`intent.Intent.type_scores`). One weight per
+window class and one for the answer type are fitted together so that the gold chain comes first:
+six numbers for the manifest's `chain.near`, one for `chain.answer_type`.
 """
 
 from __future__ import annotations
@@ -21,7 +19,6 @@ from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights
 from pathrag_gds.search.planner import first_hop_texts
 from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
-from pathrag_gds.search.support import StepSupport
 
 #: Chains scored per topic label when fitting (the schema's first ones, the empty chain first).
 POOL_LIMIT = 4096
@@ -33,15 +30,13 @@ def near_groups(
     questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
     max_depth: int,
     progress: Callable[[int, int], None] | None = None,
-    support: StepSupport | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray, list[int]]]:
     """Per (masked question, gold chain, intent type scores): chain scores, features, gold indices.
 
-    The features of a chain are its first hop's window features, then the type score of its end,
-    then its log support prior (0 without `support`).
+    The features of a chain are its first hop's window features, then the type score of its end.
     """
     # per topic label: the schema's chains, their texts, their first hops' texts (as the search)
-    pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]], np.ndarray]] = {}
+    pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
     groups = []
     for n, (masked, gold, types) in enumerate(questions, 1):
         label = gold.labels[0]
@@ -49,16 +44,15 @@ def near_groups(
             schema = schema_chains(ontology, label, max_depth, POOL_LIMIT)
             chains = list({c.steps: c for c in schema}.values())
             texts = [chain_text(ontology, c) for c in chains]
-            priors = np.asarray([[support.log_prior(c) if support else 0.0] for c in chains])
-            pools[label] = (chains, texts, *first_hop_texts(ontology, chains), priors)
-        chains, texts, distinct, firsts, priors = pools[label]
+            pools[label] = (chains, texts, *first_hop_texts(ontology, chains))
+        chains, texts, distinct, firsts = pools[label]
         features = scorer.near_features(masked)
         if features is None or not distinct:
             continue
         read = features(distinct)
         per_chain = np.stack([read[idx].mean(axis=0) for idx in firsts])
         ends = np.asarray([[types.get(c.labels[-1], 0.0)] for c in chains])
-        per_chain = np.concatenate([per_chain, ends, priors], axis=1)
+        per_chain = np.concatenate([per_chain, ends], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
         groups.append((base, per_chain.astype(np.float64), golds))
@@ -86,30 +80,25 @@ def fit_near(
     questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
     max_depth: int,
     progress: Callable[[int, int], None] | None = None,
-    support: StepSupport | None = None,
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The manifest's `chain.near`, `chain.answer_type` and `chain.support` entries, fitted together.
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The manifest's `chain.near` and `chain.answer_type` entries, fitted together.
 
-    `near` holds the window weights and what the terms did on the fit questions (top-1 of the gold
-    chain with no term, with the window term alone, with the window and answer-type terms, with
-    all three); `answer_type` its weight; `support` its weight and the step counts it reads (no
-    `support`: weight 0).
+    `near` holds the window weights and what both terms did on the fit questions (top-1 of the
+    gold chain with no term, with the window term alone, with both); `answer_type` its weight.
     """
-    groups = near_groups(scorer, ontology, questions, max_depth, progress, support)
+    groups = near_groups(scorer, ontology, questions, max_depth, progress)
     k = len(WINDOW_CLASSES)
     weights = fit_weights(groups, temperature=scorer.temperature)
-    if len(weights) != k + 2:
-        weights = [0.0] * (k + 2)
+    if len(weights) != k + 1:
+        weights = [0.0] * (k + 1)
     alone = fit_weights([(b, f[:, :k], g) for b, f, g in groups], temperature=scorer.temperature)
-    no_prior = fit_weights([(b, f[:, : k + 1], g) for b, f, g in groups], temperature=scorer.temperature)
     near = {
         "weights": weights[:k],
         "classes": list(WINDOW_CLASSES),
         "max_words": scorer.near_words,
         "questions": len(groups),
-        "top1_without": top1(groups, [0.0] * (k + 2)),
-        "top1_near": top1(groups, [*alone, 0.0, 0.0]) if len(alone) == k else None,
-        "top1_near_type": top1(groups, [*no_prior, 0.0]) if len(no_prior) == k + 1 else None,
+        "top1_without": top1(groups, [0.0] * (k + 1)),
+        "top1_near": top1(groups, [*alone, 0.0]) if len(alone) == k else None,
         "top1_with": top1(groups, weights),
         "data": "the generated questions held out from training the dual encoder",
     }
@@ -117,9 +106,4 @@ def fit_near(
         "weight": weights[k],
         "feature": "the intent's score of the chain's end label (intent.Intent.type_scores)",
     }
-    prior = {
-        "weight": weights[k + 1] if support else 0.0,
-        "feature": "log share of the topic's type that has the chain, its first step given (search.support)",
-        "rows": support.rows() if support else [],
-    }
-    return near, answer_type, prior
+    return near, answer_type

@@ -1,6 +1,5 @@
 """The generated "people" graph against a live Neo4j: it loads through the triple loader with the
-expected counts, an annotated 2-hop chain walked in Cypher reaches exactly its gold answers, and
-the chain planner's step counts (`cypher/step_support.cypher`) are what the triples say.
+expected counts, and an annotated 2-hop chain walked in Cypher reaches exactly its gold answers.
 
 The test writes its own community (random id, its own ontology id) and deletes it at the end.
 """
@@ -19,8 +18,6 @@ from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, SYMMETRIC, PeopleWorld,
 from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.evaluation.metaqa import ChainStep, parse_chain
 from pathrag_gds.graph import Graph, quote_identifier
-from pathrag_gds.search.schema import TypedChain
-from pathrag_gds.search.support import StepSupport
 
 pytestmark = pytest.mark.integration
 
@@ -90,41 +87,3 @@ def test_people_graph_loads_and_a_gold_chain_reaches_its_answers(graph: Graph, c
     one_way = _cypher_walk(graph, f"{community}:{topic}", parse_chain("married_to:out,works_for:out"))
     other_way = _cypher_walk(graph, f"{community}:{topic}", parse_chain("married_to:in,works_for:out"))
     assert (one_way or other_way) and not (one_way and other_way)
-
-
-def _degrees(world: PeopleWorld) -> dict[tuple[str, str, str, str], int]:
-    """(entity, label, type, side) -> how many such relationships, from the triples."""
-    deg: dict[tuple[str, str, str, str], int] = {}
-    for line in world.tsv().splitlines()[1:]:
-        subject, rel, obj = line.split("\t")[:3]
-        for name, side in ((subject, "out"), (obj, "in")):
-            for key in ((name, world.labels[name], rel, side), (name, world.labels[name], rel, "both")):
-                deg[key] = deg.get(key, 0) + 1
-    return deg
-
-
-def test_step_support_counts_what_the_triples_hold(graph: Graph, community: str) -> None:
-    world = generate(seed=3, scale=0.1)
-    onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{community}_onto")
-    GraphLoader(graph, batch_size=500, progress=False).load(
-        read_triples_text(world.tsv(), "tsv", onto, community).dataset
-    )
-    rows = graph.read("step_support", community_id=community, entity_label=graph.settings.entity_label)
-    got = {(r["label"], r["type"], r["side"]): (r["one"], r["two"]) for r in rows}
-
-    want: dict[tuple[str, str | None, str | None], tuple[int, int]] = {}
-    for (_, label, rel, side), n in _degrees(world).items():
-        one, two = want.get((label, rel, side), (0, 0))
-        want[(label, rel, side)] = (one + 1, two + (n >= 2))
-    for label, n in world.label_counts().items():
-        want[(label, None, None)] = (n, 0)
-    assert got == want
-
-    # every child has two parents; few people have two spouses: the prior reads that
-    support = StepSupport.from_rows(onto, rows)
-    ppp = ("Person", "Person", "Person")
-    co_parent = TypedChain((("parent_of", "in"), ("parent_of", "out")), ppp)
-    second_spouse = TypedChain(
-        (("parent_of", "in"), ("married_to", "out"), ("married_to", "in")), (*ppp, "Person")
-    )
-    assert support.log_prior(co_parent) > support.log_prior(second_spouse)

@@ -9,7 +9,6 @@ from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights, topic_windows, window_features
 from pathrag_gds.search.planner import plan_chains, score_chains
 from pathrag_gds.search.schema import TypedChain, chain_text, next_chains
-from pathrag_gds.search.support import StepSupport
 from pathrag_gds.training.near_fit import fit_near, near_groups, top1
 
 FILMS = Ontology.from_mapping(
@@ -117,8 +116,7 @@ def test_tune_fits_the_weights_on_held_out_questions_and_reports_what_they_did()
     questions = [("the films by the director of X", ASKED, {})] * 5 + [("no topic here", ASKED, {})]
     groups = near_groups(FakeScorer(), FILMS, questions, max_depth=2)
     assert len(groups) == 5  # a question without a masked topic is not fitted on
-    near, answer_type, prior = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
-    assert prior == {"weight": 0.0, "feature": prior["feature"], "rows": []}  # no step counts given
+    near, answer_type = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
     assert near["classes"] == list(WINDOW_CLASSES) and near["questions"] == 5
     assert near["top1_without"] < near["top1_with"] == 1.0 and near["top1_near"] == 1.0
     assert near["weights"][0] > 0
@@ -142,7 +140,7 @@ class TypeBlindScorer(FakeScorer):
 def test_the_answer_type_the_intent_reads_is_weighted_by_the_fit() -> None:
     """'Who directed X?' asks for a person: the chain ending at a Person wins once the type is fitted."""
     questions = [("who directed X", DIRECTOR, {"Person": 0.9, "Movie": 0.1})] * 4
-    near, answer_type, _ = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
+    near, answer_type = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
     assert answer_type["weight"] > 0
     assert near["top1_without"] == near["top1_near"] == 0.0 and near["top1_with"] == 1.0
     types = {t: answer_type["weight"] * v for t, v in questions[0][2].items()}
@@ -152,32 +150,3 @@ def test_the_answer_type_the_intent_reads_is_weighted_by_the_fit() -> None:
     assert score_chains(FILMS, chains, texts, whole)[0] > score_chains(FILMS, chains, texts, whole)[1]
     with_type = score_chains(FILMS, chains, texts, whole, answer_types=types)
     assert with_type[1] > with_type[0]
-
-
-class FlatNearScorer(FakeScorer):
-    """The whole question prefers the swapped chain; the words near the topic say nothing."""
-
-    def near_features(self, masked: str):  # type: ignore[no-untyped-def]
-        return lambda texts: np.full((len(texts), len(WINDOW_CLASSES)), 0.3)
-
-
-def test_the_support_prior_is_weighted_by_the_fit() -> None:
-    """Where the question reads both chains alike, the one the graph has more often wins once fitted."""
-    rows = [
-        {"label": "Movie", "type": None, "side": None, "one": 100, "two": 0},
-        {"label": "Person", "type": None, "side": None, "one": 100, "two": 0},
-        # a director of two films is common here; an actor of two films is rare
-        {"label": "Person", "type": "directed_by", "side": "in", "one": 50, "two": 40},
-        {"label": "Person", "type": "starred", "side": "in", "one": 50, "two": 2},
-    ]
-    support = StepSupport.from_rows(FILMS, rows)
-    assert support.rows() == sorted(rows, key=lambda r: (r["type"] is not None, r["label"], r["type"] or ""))
-    questions = [("the films by the director of X", ASKED, {})] * 4
-    near, _, prior = fit_near(FlatNearScorer(), FILMS, questions, max_depth=2, support=support)
-    assert prior["weight"] > 0 and prior["rows"] == support.rows()
-    assert near["top1_near_type"] == 0.0 and near["top1_with"] == 1.0
-    chains, texts = [ASKED, SWAPPED], [chain_text(FILMS, c) for c in (ASKED, SWAPPED)]
-    whole = FlatNearScorer().scorer_for("the films by the director of X")
-    weight = prior["weight"]
-    weighted = score_chains(FILMS, chains, texts, whole, prior=lambda c: weight * support.log_prior(c))
-    assert weighted[0] > weighted[1]

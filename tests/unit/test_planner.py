@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -451,46 +450,6 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
         near_words = {"weights": weights, "max_words": max_words}
         _linked_model(shipped, wrong, people | {"chain": chain | {"near": near_words}})
         with pytest.raises(ModelError, match="max_words"):
-            ChainScorer(wrong)
-
-
-def test_the_support_prior_is_read_from_the_manifest_and_checked(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """`chain.support` (a fitted weight and the step counts) gives a prior; bad entries name the folder."""
-    import json
-
-    from pathrag_gds.chain_model import ChainScorer, chain_model_dir
-    from pathrag_gds.config import Settings
-    from pathrag_gds.errors import ModelError
-    from pathrag_gds.ontology import RelationType
-
-    shipped = chain_model_dir(Settings(), "people")
-    people = json.loads((shipped / "manifest.json").read_text(encoding="utf-8"))
-    chain = {k: v for k, v in people["chain"].items() if k != "support"}
-    onto = Ontology("o", relation_types=(RelationType("parent_of", "is a parent of", "is a child of"),))
-    rows = [
-        {"label": "Person", "type": None, "side": None, "one": 10, "two": 0},
-        {"label": "Person", "type": "parent_of", "side": "out", "one": 5, "two": 1},
-        {"label": "Person", "type": "parent_of", "side": "in", "one": 6, "two": 6},
-    ]
-    before = tmp_path / "before"
-    _linked_model(shipped, before, people | {"chain": chain})
-    assert ChainScorer(before).prior_for(onto) is None  # trained before the prior: no term
-
-    fitted = tmp_path / "fitted"
-    _linked_model(shipped, fitted, people | {"chain": chain | {"support": {"weight": 0.5, "rows": rows}}})
-    prior = ChainScorer(fitted).prior_for(onto)
-    assert prior is not None and ChainScorer(fitted).prior_for(onto, scale=0.0) is None
-    ppp = ("Person", "Person", "Person")
-    grandchild = TypedChain((("parent_of", "out"), ("parent_of", "out")), ppp)
-    co_parent = TypedChain((("parent_of", "out"), ("parent_of", "in")), ppp)
-    assert prior(grandchild) == pytest.approx(0.5 * math.log(6 / 12))
-    assert prior(co_parent) == pytest.approx(0.5 * math.log(7 / 8))  # every child here has two parents
-
-    bad = ({"weight": "high", "rows": rows}, {"weight": 0.5, "rows": [{"label": "P"}]})
-    for i, support in enumerate(bad):
-        wrong = tmp_path / f"support-{i}"
-        _linked_model(shipped, wrong, people | {"chain": chain | {"support": support}})
-        with pytest.raises(ModelError, match=rf"{wrong}.*chain\.support"):
             ChainScorer(wrong)
 
 
