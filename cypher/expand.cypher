@@ -1,7 +1,9 @@
 // One hop for the WHOLE beam in one round trip.
 // $beam: [{pid, frontier, nodes: [ids on the path], keys: [edge keys of the path]}]
 // $rels: relationship types that may be walked (the whitelist); $cap: at most this many
-// neighbours per relationship type and parent (the hub cap); $limit: expand_per_path;
+// neighbours per relationship type and parent (the hub cap); $limit: expand_per_path (a path
+// with planned steps: per step, so that one step's many neighbours never crowd out another
+// step its chain plan asks for);
 // $no_revisit: skip neighbours already on the path; $qvec: the question embedding for the
 // pre-sort; $known: entity ids whose properties the caller already holds (not sent again);
 // $community: walk only to entities this community aggregates (null: anywhere).
@@ -19,14 +21,20 @@ CALL (f, b) {
     AND (NOT $no_revisit OR NOT n.{{id}} IN b.nodes)
     AND ($community IS NULL
          OR EXISTS { (n)<-[:{{community_rel}}]-(:{{community_label}} {id: $community}) })
-  WITH r, n, type(r) AS rel_type,
+  WITH r, n,
+       CASE WHEN b.steps IS NULL THEN type(r)
+            ELSE type(r) + CASE WHEN startNode(r) = f THEN ':out' ELSE ':in' END END AS grp,
        coalesce(vector.similarity.cosine($qvec, n.{{embedding}}), 0.0) AS sim
   ORDER BY sim DESC
-  WITH rel_type, collect({r: r, n: n, sim: sim})[0..$cap] AS capped
+  WITH grp, collect({r: r, n: n, sim: sim}) AS group
+  WITH group[0..CASE WHEN b.steps IS NULL OR $cap < $limit THEN $cap ELSE $limit END] AS capped
   UNWIND capped AS c
   WITH c
   ORDER BY c.sim DESC
-  LIMIT $limit
+  WITH collect(c) AS kept
+  UNWIND range(0, size(kept) - 1) AS i
+  WITH kept[i] AS c, i
+  WHERE b.steps IS NOT NULL OR i < $limit
   RETURN c.r AS r, c.n AS n, c.sim AS sim
 }
 WITH b, r, n, sim, startNode(r).{{id}} AS src, endNode(r).{{id}} AS tgt

@@ -2,9 +2,10 @@
 
 `cypher/expand.cypher` gets every frontier path (its end, the ids and edge keys on it, and the
 planned steps it may take) and returns, per path, its neighbours along the whitelisted relations
-within the community: at most `cap_per_relation` per relationship type, `expand_per_path` per path,
-pre-sorted by their stored embedding's similarity to the question (computed in Neo4j), never
-revisiting the path (`no_revisit`). Rows become :class:`~pathrag_gds.paths.Path` children here;
+within the community: at most `cap_per_relation` per relationship type, `expand_per_path` per path
+(per planned step for a path with a chain plan: a step with many neighbours never crowds out
+another step the plan asks for), pre-sorted by their stored embedding's similarity to the question
+(computed in Neo4j), never revisiting the path (`no_revisit`). Rows become :class:`~pathrag_gds.paths.Path` children here;
 entity properties come back only for entities the query has not fetched yet.
 
 Example:

@@ -129,6 +129,34 @@ def test_hub_cap_bounds_extensions_per_relation(
     assert sorted(types) == ["involves", "takes_place"], "one neighbour per relationship type"
 
 
+def test_each_planned_step_gets_its_own_share_of_the_per_path_limit(
+    graph: Graph, settings: Settings, demo_community: str
+) -> None:
+    """A path with planned steps: one step's many neighbours (Bob's 9 events) never crowd out
+    another step its plan asks for (his one owner); a path without a plan keeps one limit."""
+
+    def expand(steps: list[str] | None) -> list[dict[str, object]]:
+        beam = [{"pid": 0, "frontier": "bob", "nodes": ["bob"], "keys": [], "steps": steps}]
+        return graph.read(
+            "expand",
+            beam=beam,
+            rels=["involves", "owns"],
+            cap=50,
+            limit=3,
+            no_revisit=True,
+            qvec=[0.0] * 383 + [1.0],
+            community=None,
+            known=[],
+            entity_label=settings.entity_label,
+            embedding_key=settings.embedding_property,
+        )
+
+    planned = expand(["involves:in", "owns:in"])
+    steps = [f"{r['type']}:{r['direction']}" for r in planned]
+    assert sorted(steps) == ["involves:in"] * 3 + ["owns:in"]
+    assert len(expand(None)) == 3  # no plan: the best three over both types
+
+
 def test_retrieval_reads_cannot_write(graph: Graph, tmp_path: Path) -> None:
     (tmp_path / "sneaky.cypher").write_text("CREATE (:PathragWriteProbe {x: 1}) RETURN 1 AS n")
     probe = Graph(graph.driver, graph.settings)
