@@ -4,7 +4,9 @@
 // neighbours per relationship type and parent (the hub cap); $limit: expand_per_path (a path
 // with planned steps: per step, so that one step's many neighbours never crowd out another
 // step its chain plan asks for);
-// $no_revisit: skip neighbours already on the path; $qvec: the question embedding for the
+// $no_revisit: skip neighbours already on the path (a path with planned steps: never its topic nor
+// back along a relationship it walked; another entity on it is an answer of the chain, as the
+// director of the films a writer wrote can be that writer); $qvec: the question embedding for the
 // pre-sort; $known: entity ids whose properties the caller already holds (not sent again);
 // $community: walk only to entities this community aggregates (null: anywhere).
 // b.steps: null, or the only (type, direction) steps this path may take, as `type:out` /
@@ -18,7 +20,10 @@ CALL (f, b) {
   WHERE type(r) IN $rels
     AND (b.steps IS NULL
          OR type(r) + CASE WHEN startNode(r) = f THEN ':out' ELSE ':in' END IN b.steps)
-    AND (NOT $no_revisit OR NOT n.{{id}} IN b.nodes)
+    AND (NOT $no_revisit
+         OR CASE WHEN b.steps IS NULL THEN NOT n.{{id}} IN b.nodes
+                 ELSE n.{{id}} <> b.nodes[0]
+                      AND NOT startNode(r).{{id}} + ':' + type(r) + ':' + endNode(r).{{id}} IN b.keys END)
     AND ($community IS NULL
          OR EXISTS { (n)<-[:{{community_rel}}]-(:{{community_label}} {id: $community}) })
   WITH r, n,

@@ -5,8 +5,10 @@ planned steps it may take) and returns, per path, its neighbours along the white
 within the community: at most `cap_per_relation` per relationship type, `expand_per_path` per path
 (per planned step for a path with a chain plan: a step with many neighbours never crowds out
 another step the plan asks for), pre-sorted by their stored embedding's similarity to the question
-(computed in Neo4j), never revisiting the path (`no_revisit`). Rows become :class:`~pathrag_gds.paths.Path` children here;
-entity properties come back only for entities the query has not fetched yet.
+(computed in Neo4j), never revisiting the path (`no_revisit`; a path on a chain plan only never
+its topic nor back along a relationship it walked: a chain's answer can be an entity it passed).
+Rows become :class:`~pathrag_gds.paths.Path` children here; entity properties come back only for
+entities the query has not fetched yet.
 
 Example:
     >>> expander = Neo4jExpander(Graph.connect(), get_settings())  # doctest: +SKIP

@@ -157,6 +157,39 @@ def test_each_planned_step_gets_its_own_share_of_the_per_path_limit(
     assert len(expand(None)) == 3  # no plan: the best three over both types
 
 
+def test_a_planned_path_may_come_back_to_an_entity_but_not_along_its_own_edge(
+    graph: Graph, settings: Settings, demo_community: str
+) -> None:
+    """Mr Thompson lives in his house and owns it: walked kitchen -> house -> Mr Thompson, the chain
+    `owns:out` answers the house again (a chain asks for entities: the director of the films a
+    writer wrote can be that writer), `lives_in:out` would walk back its own edge. Without a plan,
+    no entity on the path comes back."""
+    nodes = ["thompson_kitchen", "thompson_house", "mr_thompson"]
+    keys = ["thompson_house:contains:thompson_kitchen", "mr_thompson:lives_in:thompson_house"]
+
+    def expand(steps: list[str] | None) -> list[tuple[str, str]]:
+        beam = [{"pid": 0, "frontier": "mr_thompson", "nodes": nodes, "keys": keys, "steps": steps}]
+        rows = graph.read(
+            "expand",
+            beam=beam,
+            rels=["owns", "lives_in"],
+            cap=50,
+            limit=20,
+            no_revisit=True,
+            qvec=[0.0] * 383 + [1.0],
+            community=None,
+            known=[],
+            entity_label=settings.entity_label,
+            embedding_key=settings.embedding_property,
+        )
+        return sorted((f"{r['type']}:{r['direction']}", str(r["id"])) for r in rows)
+
+    planned = expand(["owns:out", "lives_in:out"])
+    assert ("owns:out", "thompson_house") in planned
+    assert ("lives_in:out", "thompson_house") not in planned
+    assert all(i not in nodes for _, i in expand(None))
+
+
 def test_retrieval_reads_cannot_write(graph: Graph, tmp_path: Path) -> None:
     (tmp_path / "sneaky.cypher").write_text("CREATE (:PathragWriteProbe {x: 1}) RETURN 1 AS n")
     probe = Graph(graph.driver, graph.settings)
