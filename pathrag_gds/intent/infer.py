@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathrag_gds.intent.model import Encoder, Intent
 from pathrag_gds.intent.rules import (
     Draft,
+    asked_verb_rule,
     attribute_rule,
     definition_rule,
     described_rule,
@@ -71,6 +72,7 @@ def infer_intent(
     d = named_answer_rule(r, d)
     d = noun_rule(r, d, vocab, encoder)
     d = wh_concept_rule(r, d, vocab)
+    d = asked_verb_rule(r, d, vocab)
     d = same_type_rule(r, d, vocab)
     d = relation_end_rule(r, d, vocab)
     d = unknown_rule(d)

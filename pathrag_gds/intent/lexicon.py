@@ -55,6 +55,12 @@ STOP_WORDS = frozenset(
 KIND_OF_WORDS = frozenset({"kind", "type", "sort", "kinds", "types", "sorts"})
 #: Auxiliaries right after `what`/`which` put the subject next (`what did X ...`): no type noun follows.
 AUXILIARY_OPENERS = frozenset({"did", "does", "do", "can", "could", "will"})
+#: `do`-support after a wh-word (`what does the company make`): the question's last verb is asked.
+DO_SUPPORT = frozenset({"do", "does", "did"})
+#: Particles a question's last verb can end with (`work for`, `star in`).
+VERB_PARTICLES = frozenset({"in", "for", "from", "at", "with", "to", "about", "on", "by", "of", "into"})
+#: Words of a relation phrase that say nothing about its verb (`is married to` -> `married to`).
+PHRASE_FILLER = frozenset({"is", "are", "was", "were", "be", "a", "an", "the", "its", "has", "have", "had"})
 #: Words a described entity's name may hold without them counting towards its content words.
 FUNCTION_WORDS = frozenset(
     {

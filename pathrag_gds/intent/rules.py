@@ -32,9 +32,12 @@ from pathrag_gds.intent.lexicon import (
     ATTRIBUTE_NOUNS,
     DEFINITION_OPENERS,
     DEFINITION_WH,
+    DO_SUPPORT,
     PERSON_WH,
+    PHRASE_FILLER,
     RELATIVE_WORDS,
     STOP_WORDS,
+    VERB_PARTICLES,
 )
 from pathrag_gds.intent.mentions import (
     bracket_mentions,
@@ -44,7 +47,7 @@ from pathrag_gds.intent.mentions import (
     type_mentions,
 )
 from pathrag_gds.intent.model import EXPECTED_MIN, Encoder, softmax_scores
-from pathrag_gds.intent.text import main_clause, singular, wh_and_noun, words
+from pathrag_gds.intent.text import main_clause, singular, verb_key, wh_and_noun, words
 from pathrag_gds.intent.vocabulary import OntologyVocabulary
 from pathrag_gds.paths import EntityRecord
 
@@ -242,6 +245,51 @@ def wh_concept_rule(r: Reading, d: Draft, vocab: OntologyVocabulary) -> Draft:
         return d
     scores = dict(vocab.concept_scores[r.wh])
     return d.because(f"wh-word '{r.wh}' -> {top_scores(scores)}", scores=scores)
+
+
+def asked_verb(r: Reading) -> list[str]:
+    """The last verb of a `do`-support question, with its particle (as :func:`~.text.verb_key`s).
+
+    `what does X's company make` -> [`mak`]; `who did X work for` -> [`work`, `for`]. Empty when
+    the wh-word is not followed by do / does / did.
+
+    Example:
+        >>> asked_verb(read_question("Where did the people X mentored study?"))
+        ['studi']
+    """
+    w = list(r.words)
+    if r.wh not in w:
+        return []
+    i = w.index(r.wh)
+    if i + 3 >= len(w) or w[i + 1] not in DO_SUPPORT:
+        return []
+    if w[-1] in VERB_PARTICLES:
+        return [verb_key(w[-2]), w[-1]]
+    return [verb_key(w[-1])]
+
+
+def asked_verb_rule(r: Reading, d: Draft, vocab: OntologyVocabulary) -> Draft:
+    """`What does the company founded by X make?` asks for what the company makes, not a company.
+
+    After `do`-support the subject comes, then the verb the question asks (English puts it last):
+    the subject's own relations (`founded by X`) only say which subject. The verb (with its
+    particle) is matched against the verb that heads each relation's phrases: in a `phrase`
+    (`Company makes Product`) the answer is the relation's target, in an `inverse_phrase` its
+    source; a noun inside a phrase (`is a hiding place of`) is no match. Applies where no type
+    noun was read; the wh-word's generic concept (`where`) gives way to it.
+    """
+    verb = asked_verb(r)
+    if d.kind != "entity" or r.noun or not verb:
+        return d
+    scores: dict[str, float] = {}
+    for rt in vocab.ontology.relation_types:
+        for text, ends in ((rt.phrase, rt.target_labels), (rt.inverse_phrase, rt.source_labels)):
+            keys = [x if x in VERB_PARTICLES else verb_key(x) for x in words(text) if x not in PHRASE_FILLER]
+            if keys and keys[0] == verb[0] and set(verb[1:]) <= set(keys):
+                scores.update({t: 1.0 for t in ends})
+    if not scores:
+        return d
+    return d.because(f"asked verb '{' '.join(verb)}' -> {top_scores(scores)}", scores=scores)
 
 
 def same_type_ends(

@@ -67,6 +67,21 @@ def stem(word: str) -> str:
     return w
 
 
+def verb_key(word: str) -> str:
+    """A verb's form that its inflections share: :func:`stem`, a final `e` off, a final `y` as `i`.
+
+    Example:
+        >>> [verb_key(w) for w in ("make", "makes", "study", "studied", "marry", "married", "chases")]
+        ['mak', 'mak', 'studi', 'studi', 'marri', 'marri', 'chas']
+    """
+    w = stem(word)
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if w.endswith("y") and len(w) > 3:
+        w = w[:-1] + "i"
+    return w
+
+
 def stems(text: str) -> list[str]:
     """The stems of the words of `text` (apostrophes split words)."""
     return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]

@@ -240,3 +240,16 @@ def test_relations_hinted_by_the_main_clause(enc: Embedder, bob: Any, metaqa: On
     assert "takes_place" in whole.hinted_relations[:2] and not any("main clause" in r for r in whole.reasons)
     released = infer_intent("the movie [Macbeth], when was it released", metaqa, enc)
     assert released.hinted_relations[0] == "release_year", released.reasons
+
+
+def test_the_last_verb_of_a_do_support_question_gives_the_answer_type(enc: Embedder, bob: Any) -> None:
+    # the subject's own relation ("founded by X") only says which company; "make" is asked
+    people = Ontology.from_mapping(_yaml("people_ontology.yaml")["ontology"])
+    made = infer_intent("What does the company founded by [Olga Belholm]'s husband make?", people, enc)
+    assert made.expected_types == ["Product"]
+    assert infer_intent("Who does the company [X] employ?", people, enc).expected_types == ["Person"]
+    assert infer_intent("who did [X] work for", people, enc).expected_types == ["Company"]
+    # a verb no relation phrase heads leaves the wh-word's concept ("take place": a place noun
+    # inside "is a hiding place of" is no match)
+    place = infer_intent("Where did the milk spilling incident take place?", bob[0], enc, bob[1])
+    assert "Animal" not in place.expected_types and not any("asked verb" in r for r in place.reasons)
