@@ -23,6 +23,7 @@ from pathrag_gds.intent.lexicon import (
     PERSON_WH,
     STOP_WORDS,
     TEMPORAL_WORDS,
+    VERB_PARTICLES,
 )
 
 
@@ -143,6 +144,28 @@ def head_noun(tokens: Sequence[str], start: int) -> str:
     return phrase[-1] if phrase else ""
 
 
+def opening_wh(tokens: Sequence[str]) -> int | None:
+    """The position of the wh-word that opens the question (first, or after a preposition), if any.
+
+    "Where were the people who founded X born?" asks where; its `who` is a relative pronoun.
+    MetaQA's "the films directed by X were written by who" has no opening wh-word.
+
+    Example:
+        >>> opening_wh("where were the people who founded x born".split())
+        0
+        >>> opening_wh("in which city".split())
+        1
+        >>> opening_wh("the films by x were written by who".split()) is None
+        True
+    """
+    for i, w in enumerate(tokens[:2]):
+        if w in PERSON_WH or w in NOUN_WH or w in NOUNLESS_WH:
+            return i
+        if w not in VERB_PARTICLES:
+            return None
+    return None
+
+
 def wh_and_noun(masked: str) -> tuple[str, str]:
     """The wh-word and the noun it asks about (`which village` -> (`which`, `village`)).
 
@@ -156,7 +179,10 @@ def wh_and_noun(masked: str) -> tuple[str, str]:
         (('which', 'village'), ('how', 'old'))
     """
     tokens = words(masked)
-    if any(w in PERSON_WH for w in tokens):
+    opening = opening_wh(tokens)
+    if opening is not None and tokens[opening] not in PERSON_WH:
+        tokens = tokens[opening:]  # a later `who` is a relative pronoun ("the people who founded")
+    elif any(w in PERSON_WH for w in tokens):
         return ("who" if "who" in tokens else "whom"), ""
     for i, w in enumerate(tokens):
         if w in NOUN_WH:

@@ -101,6 +101,9 @@ def test_wh_nouns() -> None:
     assert wh_and_noun("what does X star in") == ("what", "")
     assert wh_and_noun("the films written by X were directed by who") == ("who", "")
     assert wh_and_noun("Where did X first meet X?") == ("where", "")
+    # the opening wh-word is asked; a later `who` is a relative pronoun
+    assert wh_and_noun("Where were the people who founded the buyer of X born?") == ("where", "")
+    assert wh_and_noun("In which city did the person who founded X live?") == ("which", "city")
     assert singular("movies") == "movie" and singular("boxes") == "box" and singular("glass") == "glass"
 
 
