@@ -55,6 +55,8 @@ STOP_WORDS = frozenset(
 KIND_OF_WORDS = frozenset({"kind", "type", "sort", "kinds", "types", "sorts"})
 #: Auxiliaries right after `what`/`which` put the subject next (`what did X ...`): no type noun follows.
 AUXILIARY_OPENERS = frozenset({"did", "does", "do", "can", "could", "will"})
+#: How a request without a wh-word opens before the noun phrase it asks for (`name the people ...`).
+REQUEST_OPENERS = frozenset({"name", "list", "give", "show", "find", "me", "the", "a", "an", "all", "every"})
 #: `do`-support after a wh-word (`what does the company make`): the question's last verb is asked.
 DO_SUPPORT = frozenset({"do", "does", "did"})
 #: Particles a question's last verb can end with (`work for`, `star in`).

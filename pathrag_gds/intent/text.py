@@ -21,6 +21,7 @@ from pathrag_gds.intent.lexicon import (
     NOUN_WH,
     NOUNLESS_WH,
     PERSON_WH,
+    REQUEST_OPENERS,
     STOP_WORDS,
     TEMPORAL_WORDS,
     VERB_PARTICLES,
@@ -194,7 +195,34 @@ def wh_and_noun(masked: str) -> tuple[str, str]:
     for opener in ATTRIBUTE_OPENERS:
         if low.startswith(opener):
             return "how", opener.split()[1]
-    return "", ""
+    return "", " ".join(request_noun(tokens))
+
+
+def request_noun(tokens: Sequence[str]) -> list[str]:
+    """The noun phrase a request without a wh-word asks for: its opening noun phrase.
+
+    "name the people living in X", "the company that employs X's siblings", "X's kids": the head
+    of the phrase they open with is what they ask. Only a request that opens with an imperative
+    of asking, a determiner or a possessive topic is read; other openings give nothing.
+
+    Example:
+        >>> request_noun("name the people living in x".split()), request_noun("x's kids".split())
+        (['people', 'living'], ['kids'])
+        >>> request_noun("the company that employs x's siblings".split()), request_noun("describe x".split())
+        (['company'], [])
+    """
+    i = 0
+    while i < len(tokens) and (tokens[i] in REQUEST_OPENERS or tokens[i] == f"{MASK.lower()}'s"):
+        i += 1
+    if i == 0:
+        return []
+    phrase: list[str] = []
+    while i < len(tokens) and tokens[i] not in STOP_WORDS and len(phrase) < NOUN_PHRASE_WORDS:
+        if tokens[i].endswith("'s"):
+            break
+        phrase.append(tokens[i])
+        i += 1
+    return phrase
 
 
 def main_clause(question: str, wh: str, mentions: Iterable[str] = ()) -> str | None:

@@ -256,3 +256,11 @@ def test_the_last_verb_of_a_do_support_question_gives_the_answer_type(enc: Embed
     # inside "is a hiding place of" is no match)
     place = infer_intent("Where did the milk spilling incident take place?", bob[0], enc, bob[1])
     assert "Animal" not in place.expected_types and not any("asked verb" in r for r in place.reasons)
+
+
+def test_a_request_without_a_wh_word_asks_for_the_noun_it_opens_with(enc: Embedder) -> None:
+    people = Ontology.from_mapping(_yaml("people_ontology.yaml")["ontology"])
+    company = infer_intent("the company that employs the siblings of [Cyrus Corley]'s spouse", people, enc)
+    assert company.expected_types[0] == "Company"  # not the siblings the relations end at
+    assert infer_intent("name a product sold by [Lorirath Media]", people, enc).expected_types[0] == "Product"
+    assert wh_and_noun("describe X") == ("", "")  # no request opener: nothing read
