@@ -10,6 +10,7 @@ import pytest
 
 from pathrag_gds.intent.rules import (
     Draft,
+    asked_verb_rule,
     attribute_rule,
     definition_rule,
     described_rule,
@@ -154,6 +155,19 @@ def test_wh_concept_rule_reads_the_concept_of_a_nounless_wh_word() -> None:
     )
     r, d = _start("Which village is Bob in?")
     assert wh_concept_rule(r, d, _vocab({}, 1)) is d
+
+
+def test_asked_verb_rule_reads_the_last_verb_of_a_do_support_question() -> None:
+    vocab = _vocab({}, 1)
+    r, d = _start("Where does the cat Jane owns hide in?")  # `hides in` heads hides_in: its target
+    out = asked_verb_rule(r, wh_concept_rule(r, d, vocab), vocab)
+    assert out.scores == {"Place": 1.0} and out.reasons[-1] == "asked verb 'hid in' -> Place 1.00"
+    r, d = _start("What did the films Jane starred in star?")  # `starred`: the phrase, its target
+    assert asked_verb_rule(r, d, vocab).scores == {"Person": 1.0}
+    r, d = _start("Who did Bob meet?")  # no phrase is headed by `meet`: the concept stays
+    assert asked_verb_rule(r, d, vocab) is d
+    r, d = _start("Who owns Bob?")  # no do-support
+    assert asked_verb_rule(r, d, vocab) is d
 
 
 def test_same_type_rule_lets_who_answer_with_the_named_type() -> None:
