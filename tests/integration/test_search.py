@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,6 +66,25 @@ def test_paths_are_well_formed(service: PathRag, demo_community: str) -> None:
     assert r.intent is not None and r.intent["question"] == QUESTION and r.intent["kind"]
 
 
+def _expand(
+    graph: Graph, settings: Settings, beam: list[dict[str, Any]], rels: list[str], *, cap: int, limit: int
+) -> list[dict[str, Any]]:
+    """cypher/expand.cypher run raw for one beam: revisits off, a constant question vector, no community."""
+    return graph.read(
+        "expand",
+        beam=beam,
+        rels=rels,
+        cap=cap,
+        limit=limit,
+        no_revisit=True,
+        qvec=[0.0] * 383 + [1.0],
+        community=None,
+        known=[],
+        entity_label=settings.entity_label,
+        embedding_key=settings.embedding_property,
+    )
+
+
 def test_database_keys_match_python_keys(graph: Graph, settings: Settings, demo_community: str) -> None:
     """cypher/expand.cypher's canonical key is the one paths.Path computes (both directions)."""
     beam = [
@@ -79,19 +99,7 @@ def test_database_keys_match_python_keys(graph: Graph, settings: Settings, demo_
     rels = sorted(
         graph.schema()["types"] - {"AGGREGATES", "MENTIONED_IN", "HAS_ENTITY_TYPE", "HAS_RELATION_TYPE"}
     )
-    rows = graph.read(
-        "expand",
-        beam=beam,
-        rels=rels,
-        cap=50,
-        limit=100,
-        no_revisit=True,
-        qvec=[0.0] * 383 + [1.0],
-        community=None,
-        known=[],
-        entity_label=settings.entity_label,
-        embedding_key=settings.embedding_property,
-    )
+    rows = _expand(graph, settings, beam, rels, cap=50, limit=100)
     assert rows
     parents = {
         0: GPath(
@@ -112,19 +120,7 @@ def test_hub_cap_bounds_extensions_per_relation(
     graph: Graph, settings: Settings, demo_community: str
 ) -> None:
     beam = [{"pid": 0, "frontier": "spilled_milk_incident", "nodes": ["spilled_milk_incident"], "keys": []}]
-    rows = graph.read(
-        "expand",
-        beam=beam,
-        rels=["involves", "takes_place"],
-        cap=1,
-        limit=100,
-        no_revisit=True,
-        qvec=[0.0] * 383 + [1.0],
-        community=None,
-        known=[],
-        entity_label=settings.entity_label,
-        embedding_key=settings.embedding_property,
-    )
+    rows = _expand(graph, settings, beam, ["involves", "takes_place"], cap=1, limit=100)
     types = [r["type"] for r in rows]
     assert sorted(types) == ["involves", "takes_place"], "one neighbour per relationship type"
 
@@ -135,21 +131,9 @@ def test_each_planned_step_gets_its_own_share_of_the_per_path_limit(
     """A path with planned steps: one step's many neighbours (Bob's 9 events) never crowd out
     another step its plan asks for (his one owner); a path without a plan keeps one limit."""
 
-    def expand(steps: list[str] | None) -> list[dict[str, object]]:
+    def expand(steps: list[str] | None) -> list[dict[str, Any]]:
         beam = [{"pid": 0, "frontier": "bob", "nodes": ["bob"], "keys": [], "steps": steps}]
-        return graph.read(
-            "expand",
-            beam=beam,
-            rels=["involves", "owns"],
-            cap=50,
-            limit=3,
-            no_revisit=True,
-            qvec=[0.0] * 383 + [1.0],
-            community=None,
-            known=[],
-            entity_label=settings.entity_label,
-            embedding_key=settings.embedding_property,
-        )
+        return _expand(graph, settings, beam, ["involves", "owns"], cap=50, limit=3)
 
     planned = expand(["involves:in", "owns:in"])
     steps = [f"{r['type']}:{r['direction']}" for r in planned]
@@ -169,19 +153,7 @@ def test_a_planned_path_may_come_back_to_an_entity_but_not_along_its_own_edge(
 
     def expand(steps: list[str] | None) -> list[tuple[str, str]]:
         beam = [{"pid": 0, "frontier": "mr_thompson", "nodes": nodes, "keys": keys, "steps": steps}]
-        rows = graph.read(
-            "expand",
-            beam=beam,
-            rels=["owns", "lives_in"],
-            cap=50,
-            limit=20,
-            no_revisit=True,
-            qvec=[0.0] * 383 + [1.0],
-            community=None,
-            known=[],
-            entity_label=settings.entity_label,
-            embedding_key=settings.embedding_property,
-        )
+        rows = _expand(graph, settings, beam, ["owns", "lives_in"], cap=50, limit=20)
         return sorted((f"{r['type']}:{r['direction']}", str(r["id"])) for r in rows)
 
     planned = expand(["owns:out", "lives_in:out"])
