@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from itertools import takewhile
 
 from pathrag_gds.intent.lexicon import (
     ATTRIBUTE_OPENERS,
@@ -119,7 +120,6 @@ def noun_phrase(tokens: Sequence[str], start: int) -> list[str]:
         >>> noun_phrase("what types are the movies directed by x".split(), 0)
         ['types']
     """
-    phrase: list[str] = []
     i = start + 1
     skipped: list[str] = []
     while i < len(tokens) and tokens[i] in STOP_WORDS:
@@ -133,10 +133,21 @@ def noun_phrase(tokens: Sequence[str], start: int) -> list[str]:
         i += 1
     if MASK.lower() in skipped or (skipped and skipped[0] in AUXILIARY_OPENERS):
         return []
-    while i < len(tokens) and tokens[i] not in STOP_WORDS and len(phrase) < NOUN_PHRASE_WORDS:
-        phrase.append(tokens[i])
+    return content_run(tokens, i)
+
+
+def content_run(tokens: Sequence[str], i: int) -> list[str]:
+    """The words from `i` on up to the first stop word, at most a noun phrase's length.
+
+    Example:
+        >>> content_run("the company that employs x".split(), 1)
+        ['company']
+    """
+    run: list[str] = []
+    while i < len(tokens) and tokens[i] not in STOP_WORDS and len(run) < NOUN_PHRASE_WORDS:
+        run.append(tokens[i])
         i += 1
-    return phrase
+    return run
 
 
 def head_noun(tokens: Sequence[str], start: int) -> str:
@@ -216,13 +227,7 @@ def request_noun(tokens: Sequence[str]) -> list[str]:
         i += 1
     if i == 0:
         return []
-    phrase: list[str] = []
-    while i < len(tokens) and tokens[i] not in STOP_WORDS and len(phrase) < NOUN_PHRASE_WORDS:
-        if tokens[i].endswith("'s"):
-            break
-        phrase.append(tokens[i])
-        i += 1
-    return phrase
+    return list(takewhile(lambda w: not w.endswith("'s"), content_run(tokens, i)))
 
 
 def main_clause(question: str, wh: str, mentions: Iterable[str] = ()) -> str | None:
