@@ -18,17 +18,15 @@ MATCH (f:{{entity_label}} {{{id}}: b.frontier})
 CALL (f, b) {
   MATCH (f)-[r]-(n:{{entity_label}})
   WHERE type(r) IN $rels
-    AND (b.steps IS NULL
-         OR type(r) + CASE WHEN startNode(r) = f THEN ':out' ELSE ':in' END IN b.steps)
+  WITH r, n, type(r) + CASE WHEN startNode(r) = f THEN ':out' ELSE ':in' END AS step
+  WHERE (b.steps IS NULL OR step IN b.steps)
     AND (NOT $no_revisit
          OR CASE WHEN b.steps IS NULL THEN NOT n.{{id}} IN b.nodes
                  ELSE n.{{id}} <> b.nodes[0]
                       AND NOT startNode(r).{{id}} + ':' + type(r) + ':' + endNode(r).{{id}} IN b.keys END)
     AND ($community IS NULL
          OR EXISTS { (n)<-[:{{community_rel}}]-(:{{community_label}} {id: $community}) })
-  WITH r, n,
-       CASE WHEN b.steps IS NULL THEN type(r)
-            ELSE type(r) + CASE WHEN startNode(r) = f THEN ':out' ELSE ':in' END END AS grp,
+  WITH r, n, CASE WHEN b.steps IS NULL THEN type(r) ELSE step END AS grp,
        coalesce(vector.similarity.cosine($qvec, n.{{embedding}}), 0.0) AS sim
   ORDER BY sim DESC
   WITH grp, collect({r: r, n: n, sim: sim}) AS group
