@@ -174,6 +174,10 @@ class SearchSettings(BaseModel):
     #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
     chain_beam: int = Field(16, ge=1, le=10000)
     chain_keep: int = Field(5, ge=1, le=100)
+    #: A topic's plan is followed only when its best chain holds at least this probability; below
+    #: it the chain scorer cannot tell what the question asks from that topic, and the path-text
+    #: scorer walks from it as from any seed (0: every plan is followed).
+    chain_min_best: float = Field(0.2, ge=0.0, le=1.0)
     #: Weight of a chain's first hop read against the words around the topic, beside the whole
     #: question against the chain (`planner.score_chains`, `search/near.py`): 1 as `tune` fitted
     #: it, 0 off. Models trained before the fit have no near term (docs/chains.md).

@@ -126,5 +126,6 @@ def topic_plans(
                 answer_types=answer_types,
                 first_steps=steps,
             )
-        plans[t] = memo[key]
+        if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
+            plans[t] = memo[key]
     return plans

@@ -478,3 +478,52 @@ def test_a_plan_starts_only_with_steps_the_topic_has() -> None:
     assert city.best == (("located_in", "out"), ("capital_of", "in"))
     alone = plan_chains(score, onto, "City", max_depth=2, temperature=0.1, first_steps=frozenset())
     assert list(alone.probs) == [()]  # a topic with no relationships: only itself
+
+
+def test_a_plan_whose_best_chain_is_unsure_is_not_followed() -> None:
+    """`chain_min_best`: a flat plan leaves its topic to the path-text scorer; a sure one is kept."""
+    from pathrag_gds.config import Settings
+    from pathrag_gds.paths import EntityRecord
+    from pathrag_gds.search.context import QueryContext
+    from pathrag_gds.search.topics import topic_plans
+
+    onto = Ontology.from_mapping(
+        {
+            "relationship_types": [
+                {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
+                 "source": ["Person"], "target": ["Animal"]},
+                {"type": "chases", "phrase": "chases", "inverse_phrase": "is chased by",
+                 "source": ["Animal"], "target": ["Animal"]},
+                {"type": "likes", "phrase": "likes", "inverse_phrase": "is liked by",
+                 "source": ["Animal"], "target": ["Animal"]},
+            ]
+        }
+    )  # fmt: skip
+
+    class Chains:
+        max_depth, temperature = 1, 0.05
+
+        def __init__(self, sure: bool) -> None:
+            self.sure = sure
+
+        def check_ontology(self, ontology: Ontology) -> None:
+            pass
+
+        def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
+            # sure: "owned by X" far above the rest; unsure: every chain alike
+            return lambda texts: [1.0 if self.sure and t.endswith("owns X") else 0.5 for t in texts]
+
+        def near_scorer_for(self, masked: str) -> None:
+            return None
+
+        def answer_types_for(self, type_scores, scale=1.0):  # type: ignore[no-untyped-def]
+            return None
+
+    ctx = QueryContext("Who owns Bob?", max_depth=2, topics={"bob"})
+    ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
+    gate = Settings(chain_min_best=0.2)
+    sure = topic_plans(Chains(True), ctx, onto, ["bob"], gate)
+    assert sure["bob"].best == (("owns", "in"),) and max(sure["bob"].probs.values()) >= 0.2
+    flat = topic_plans(Chains(False), ctx, onto, ["bob"], Settings(chain_min_best=0.0))
+    assert max(flat["bob"].probs.values()) < 0.2  # six chains alike (X itself too): each holds a sixth
+    assert topic_plans(Chains(False), ctx, onto, ["bob"], gate) == {}
