@@ -92,7 +92,10 @@ def test_fixture_records_what_intent_infers(
     for c in cases:
         it = _infer(c, enc, bob, metaqa)
         assert it.kind == c["inferred"]["kind"], c["question"]
-        assert it.expected_types == c["inferred"]["expected_types"], c["question"]
+        # the best type exactly; the others as a set (types within a few hundredths of each other
+        # swap places between CPUs whose int8 kernels round differently)
+        assert it.expected_types[:1] == c["inferred"]["expected_types"][:1], c["question"]
+        assert set(it.expected_types) == set(c["inferred"]["expected_types"]), c["question"]
 
 
 def test_wh_nouns() -> None:
