@@ -28,8 +28,9 @@ from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import DEFAULT_MAX_WORDS, WINDOW_CLASSES, topic_windows, window_features
+from pathrag_gds.search.nouns import noun_prefixes
 from pathrag_gds.search.planner import ChainScoreFn
-from pathrag_gds.search.schema import ontology_fingerprint
+from pathrag_gds.search.schema import Chain, ontology_fingerprint
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,10 @@ class ChainScorer:
         answer_type = chain["answer_type"] if isinstance(chain.get("answer_type"), dict) else {}
         #: weight of the intent's score of a chain's end type, fitted by `tune` (0: trained before it)
         self.answer_type_weight = self._answer_type_weight(answer_type.get("weight", 0.0), model_dir)
+        noun = chain["noun"] if isinstance(chain.get("noun"), dict) else {}
+        #: weight of a chain that starts with the chain a relational noun names ("X's grandchildren"),
+        #: fitted by `tune` (0: fitted before it, or the ontology has no such noun)
+        self.noun_weight = self._answer_type_weight(noun.get("weight", 0.0), model_dir, "noun")
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -120,12 +125,12 @@ class ChainScorer:
             ) from exc
 
     @staticmethod
-    def _answer_type_weight(raw: object, model_dir: Path) -> float:
-        """The manifest's answer-type weight, checked (a finite number)."""
+    def _answer_type_weight(raw: object, model_dir: Path, term: str = "answer_type") -> float:
+        """A manifest weight of one question term (`chain.<term>.weight`), checked (a finite number)."""
         if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
             return float(raw)
         raise ModelError(
-            f"{model_dir}/manifest.json: chain.answer_type.weight must be a number, not {raw!r}; "
+            f"{model_dir}/manifest.json: chain.{term}.weight must be a number, not {raw!r}; "
             "re-run `python -m pathrag_gds tune` for the community"
         )
 
@@ -274,6 +279,12 @@ class ChainScorer:
         if not weight or not type_scores:
             return None
         return {label: weight * float(v) for label, v in type_scores.items()}
+
+    def nouns_for(
+        self, masked_question: str, ontology: Ontology, scale: float = 1.0
+    ) -> dict[Chain, float] | None:
+        """Chain a relational noun of the question names -> its weighted term (None: off, or none)."""
+        return noun_prefixes(masked_question, ontology, self.noun_weight * scale)
 
     def near_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
         """Texts -> their window features (texts x classes) for one question, as `tune` fits them.

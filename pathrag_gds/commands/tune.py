@@ -98,6 +98,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--out", type=Path, default=None, help="models folder (default PATHRAG_MODELS_DIR)")
     p.add_argument("--data-only", action="store_true", help="generate the pairs, print counts and hash")
+    p.add_argument(
+        "--refit-terms",
+        action="store_true",
+        help="chains: fit the question-term weights of the community's chain model again on its "
+        "held-out questions (generated again with the options it was tuned with); no training",
+    )
     p.set_defaults(func=run)
 
 
@@ -111,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         raise InvalidInput("--seeds must be at least 1")
     if args.model == "chains":
-        return _run_chains(args)
+        return _refit_terms(args) if args.refit_terms else _run_chains(args)
+    if args.refit_terms:
+        raise InvalidInput("--refit-terms is for the chain model (`--model chains`, the default)")
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
     if args.minutes is not None and args.minutes <= 0:
@@ -185,6 +193,24 @@ def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
     finally:
         for bar in bars.values():
             bar.close()
+
+
+def _refit_terms(args: argparse.Namespace) -> int:
+    """`tune --refit-terms`: the chain model's question terms fitted again, its encoder untouched."""
+    from rich.console import Console
+
+    from pathrag_gds.training.terms_refit import refit_terms
+
+    with progress_bars() as progress:
+        fitted = refit_terms(args.community, progress=progress)
+    near = fitted["near"]
+    Console(stderr=True).print(
+        f"[green]question terms[/] of {args.community}'s chain model fitted again on {near['questions']} "
+        f"held-out questions: answer type {fitted['answer_type']['weight']:.4f}, relational noun "
+        f"{fitted['noun']['weight']:.4f} ({fitted['noun']['questions']} questions name one); top-1 "
+        f"{near['top1_without']:.3f} without the terms, {near['top1_with']:.3f} with them"
+    )
+    return 0
 
 
 def _run_chains(args: argparse.Namespace) -> int:

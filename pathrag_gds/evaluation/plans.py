@@ -131,7 +131,7 @@ def plan_ranks(
         # scored as the search's planner scores them (planner.score_chains)
         masked = mask_mentions(q.question, [q.topic])
         intent = infer_intent(q.question, ontology, service.embedder, [entity])
-        terms = question_terms(scorer, masked, intent.type_scores, settings)
+        terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
         out.append((q.hop, gold_rank(scores, [c.steps for c in typed_chains], gold)))
         if progress is not None:

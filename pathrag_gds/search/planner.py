@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
+from pathrag_gds.search.nouns import noun_term
 from pathrag_gds.search.schema import ANY_LABEL, Chain, Step, TypedChain, chain_text, next_chains
 
 #: A chain scorer: similarity of the question to each chain text (higher is better).
@@ -78,6 +79,7 @@ def score_chains(
     near: ChainScoreFn | None = None,
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
+    nouns: Mapping[Chain, float] | None = None,
 ) -> list[float]:
     """Each chain's score: the question against its text, its first hop, the answer type asked.
 
@@ -86,7 +88,9 @@ def score_chains(
     (:func:`first_hops`) is read there, times `near_weight`. The empty chain has no first hop: it
     takes the mean over the hops it could take. `answer_types` (end label -> weighted score of
     that type being the one asked, from the question's intent) adds the score of the chain's last
-    label: "in what country was X born" asks for the chain that ends at a country.
+    label: "in what country was X born" asks for the chain that ends at a country. `nouns` (chain
+    -> weighted term, :func:`~pathrag_gds.search.nouns.noun_prefixes`) adds the term of the chain a
+    relational noun of the question names ("X's grandchildren") to the chains that start with it.
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
@@ -104,6 +108,8 @@ def score_chains(
     sims = [float(x) for x in score(texts)]
     if answer_types:
         sims = [sim + answer_types.get(c.labels[-1], 0.0) for sim, c in zip(sims, chains, strict=True)]
+    if nouns:
+        sims = [sim + t for sim, t in zip(sims, noun_term(chains, nouns), strict=True)]
     if near is None or near_weight <= 0.0 or not chains:
         return sims
     distinct, firsts = first_hop_texts(ontology, chains)
@@ -182,6 +188,7 @@ def plan_chains(
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
     first_steps: Collection[tuple[str, str]] | None = None,
+    nouns: Mapping[Chain, float] | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -190,7 +197,8 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
-    `near`, `near_weight` and `answer_types` are the question's other terms (:func:`score_chains`).
+    `near`, `near_weight`, `answer_types` and `nouns` are the question's other terms
+    (:func:`score_chains`).
     `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
     reach an answer and is not planned (None: every step of the schema).
     """
@@ -208,7 +216,7 @@ def plan_chains(
             if not cand:
                 break
             ts = [chain_text(ontology, c) for c in cand]
-            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types)
+            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns)
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in scored or sim > scored[c.steps]:
                     scored[c.steps] = sim

@@ -23,6 +23,8 @@ Example:
     ...         return None
     ...     def answer_types_for(self, type_scores, scale=1.0):
     ...         return None
+    ...     def nouns_for(self, masked, ontology, scale=1.0):
+    ...         return None
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
@@ -39,6 +41,7 @@ from pathrag_gds.intent import mask_mentions
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.planner import ChainPlan, ChainScoreFn, plan_chains
+from pathrag_gds.search.schema import Chain
 
 
 class ChainScorers(Protocol):
@@ -67,18 +70,30 @@ class ChainScorers(Protocol):
         """End label -> its weighted answer-type term (None: no fitted weight, or off)."""
         ...
 
+    def nouns_for(
+        self, masked_question: str, ontology: Ontology, scale: float = 1.0
+    ) -> dict[Chain, float] | None:
+        """Chain a relational noun of the question names -> its weighted term (None: none, or off)."""
+        ...
+
 
 def question_terms(
-    scorer: ChainScorers, masked: str, type_scores: Mapping[str, float], settings: Settings
-) -> tuple[ChainScoreFn | None, float, dict[str, float] | None]:
+    scorer: ChainScorers,
+    masked: str,
+    type_scores: Mapping[str, float],
+    settings: Settings,
+    ontology: Ontology,
+) -> tuple[ChainScoreFn | None, float, dict[str, float] | None, dict[Chain, float] | None]:
     """The question's terms beside its whole-question chain scores, as the settings scale them.
 
-    (near-topic scorer, its weight, answer types): the arguments `planner.score_chains` takes
-    after the score function. The search's plans and `eval plans` both read them from here.
+    (near-topic scorer, its weight, answer types, relational nouns): the arguments
+    `planner.score_chains` takes after the score function. The search's plans and `eval plans`
+    both read them from here.
     """
     weight = settings.chain_near_weight
     near = scorer.near_scorer_for(masked) if weight else None
-    return near, weight, scorer.answer_types_for(type_scores, settings.chain_type_weight)
+    answer_types = scorer.answer_types_for(type_scores, settings.chain_type_weight)
+    return near, weight, answer_types, scorer.nouns_for(masked, ontology, settings.chain_noun_weight)
 
 
 def topic_plans(
@@ -112,7 +127,7 @@ def topic_plans(
         steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
         key = (masked, labels, steps)
         if key not in memo:
-            near, weight, answer_types = question_terms(scorer, masked, types, settings)
+            near, weight, answer_types, nouns = question_terms(scorer, masked, types, settings, ontology)
             memo[key] = plan_chains(
                 scorer.scorer_for(masked),
                 ontology,
@@ -125,6 +140,7 @@ def topic_plans(
                 near_weight=weight,
                 answer_types=answer_types,
                 first_steps=steps,
+                nouns=nouns,
             )
         if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
             plans[t] = memo[key]

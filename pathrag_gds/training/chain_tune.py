@@ -16,7 +16,7 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from typing import Any
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.ontology import Ontology
+from pathrag_gds.paths import EntityRecord
 from pathrag_gds.search.schema import (
     TypedChain,
     chain_text,
@@ -148,7 +149,7 @@ def _fit_ensemble_terms(
     if first.ontology is None or not first.held_out:
         return
     ensemble = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
-    near, answer_type = fit_near(
+    near, answer_type, noun = fit_near(
         ensemble,
         first.ontology,
         first.held_out,
@@ -156,7 +157,7 @@ def _fit_ensemble_terms(
         None if progress is None else lambda i, n: progress("question-term fit (ensemble)", i, n, ""),
     )
     near["models"] = 1 + len(ensemble.members)
-    first.manifest["chain"]["near"], first.manifest["chain"]["answer_type"] = near, answer_type
+    first.manifest["chain"].update(near=near, answer_type=answer_type, noun=noun)
     write_manifest(folder, first.manifest)
 
 
@@ -168,31 +169,21 @@ def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | No
     return lambda stage, done, total, note: inner(f"{stage} {i + 1}/{n}", done, total, note)
 
 
-def _tune_one(
-    options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None
-) -> ChainTuneResult:
-    """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`)."""
-    from pathrag_gds.chain_model import ChainScorer
-    from pathrag_gds.export import export_embedding, write_manifest
-    from pathrag_gds.intent import infer_intent
-    from pathrag_gds.service import PathRag
-    from pathrag_gds.training.chains import (
-        ChainTrainConfig,
-        chain_rows,
-        question_chain,
-        train_chain_scorer,
-    )
-    from pathrag_gds.training.near_fit import fit_near
+def generate_questions(
+    options: ChainTuneOptions, svc: Any, progress: Progress | None
+) -> tuple[Ontology, list[Any], dict[str, EntityRecord]]:
+    """The community's ontology, the questions its graph generates, and their walks' entities.
+
+    Raises:
+        InvalidInput: the community does not exist.
+    """
     from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
     from pathrag_gds.training.source import Neo4jSource
 
-    svc = PathRag(s)
     if options.community not in svc.info.communities:
         raise InvalidInput(
             f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
         )
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
     ontology = svc.ontology_for(options.community, None)
     relations = [r for r in ontology.relation_names if r in svc.info.types]
     source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
@@ -215,17 +206,33 @@ def _tune_one(
         if progress is not None:
             progress("questions", len(questions), options.questions, "")
     entities = source.entities(sorted({n for q in questions for n in q.path.node_ids}))
-    timings["generate"] = time.perf_counter() - t0
+    return ontology, questions, entities
 
-    rng = random.Random(options.seed)
+
+def split_held_out(questions: Sequence[Any], seed: int) -> tuple[list[Any], list[Any]]:
+    """(held out, trained on): a seeded tenth of the questions, at most HOLDOUT_MAX, held out."""
+    rng = random.Random(seed)
     order = list(range(len(questions)))
     rng.shuffle(order)
     n_hold = min(HOLDOUT_MAX, len(questions) // 10)
-    hold = [questions[i] for i in order[:n_hold]]
-    train = [questions[i] for i in order[n_hold:]]
-    rows = chain_rows(
-        train, entities, ontology, max_depth=options.max_depth, negatives=options.negatives, seed=options.seed
-    )
+    return [questions[i] for i in order[:n_hold]], [questions[i] for i in order[n_hold:]]
+
+
+def held_out_chains(
+    hold: Sequence[Any],
+    entities: Mapping[str, EntityRecord],
+    ontology: Ontology,
+    embedder: Any,
+    max_depth: int,
+) -> tuple[list[tuple[str, TypedChain, Mapping[str, float]]], list[tuple[str, str, list[str]]]]:
+    """The held-out questions as the term fit and training's held-out top-1 read them.
+
+    Per question: (masked question, gold chain, intent type scores), and (masked question, gold
+    chain text, the schema's chain texts from its start label).
+    """
+    from pathrag_gds.intent import infer_intent
+    from pathrag_gds.training.chains import question_chain
+
     pools: dict[str, list[str]] = {}
     holdout = []
     held_chains: list[tuple[str, TypedChain, Mapping[str, float]]] = []
@@ -236,15 +243,38 @@ def _tune_one(
         masked, positive = found
         # the answer type the question asks, read as the search reads it (question and topic)
         start = entities.get(q.path.node_ids[0])
-        intent = infer_intent(q.question, ontology, svc.embedder, [start] if start else [])
+        intent = infer_intent(q.question, ontology, embedder, [start] if start else [])
         held_chains.append((masked, positive, intent.type_scores))
         label = positive.labels[0]
         if label not in pools:
             pools[label] = [
-                chain_text(ontology, c)
-                for c in schema_chains(ontology, label, options.max_depth, limit=HOLDOUT_POOL)
+                chain_text(ontology, c) for c in schema_chains(ontology, label, max_depth, limit=HOLDOUT_POOL)
             ]
         holdout.append((masked, chain_text(ontology, positive), pools[label]))
+    return held_chains, holdout
+
+
+def _tune_one(
+    options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None
+) -> ChainTuneResult:
+    """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`)."""
+    from pathrag_gds.chain_model import ChainScorer
+    from pathrag_gds.export import export_embedding, write_manifest
+    from pathrag_gds.service import PathRag
+    from pathrag_gds.training.chains import ChainTrainConfig, chain_rows, train_chain_scorer
+    from pathrag_gds.training.near_fit import fit_near
+
+    svc = PathRag(s)
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    ontology, questions, entities = generate_questions(options, svc, progress)
+    timings["generate"] = time.perf_counter() - t0
+
+    hold, train = split_held_out(questions, options.seed)
+    rows = chain_rows(
+        train, entities, ontology, max_depth=options.max_depth, negatives=options.negatives, seed=options.seed
+    )
+    held_chains, holdout = held_out_chains(hold, entities, ontology, svc.embedder, options.max_depth)
 
     config = ChainTrainConfig(
         seed=options.seed,
@@ -301,13 +331,14 @@ def _tune_one(
     timings["chain_vectors"] = time.perf_counter() - t3
     # the question terms (first hop near the topic, answer type): fitted on the held-out questions
     t4 = time.perf_counter()
-    manifest["chain"]["near"], manifest["chain"]["answer_type"] = fit_near(
+    near, answer_type, noun = fit_near(
         scorer,
         ontology,
         held_chains,
         options.max_depth,
         None if progress is None else lambda i, n: progress("question-term fit", i, n, ""),
     )
+    manifest["chain"].update(near=near, answer_type=answer_type, noun=noun)
     write_manifest(out, manifest)
     timings["terms_fit"] = time.perf_counter() - t4
     return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)

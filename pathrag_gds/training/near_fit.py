@@ -3,9 +3,11 @@
 `tune` calls :func:`fit_near` after exporting the dual encoder: for each held-out question, every
 chain of the schema from its topic's label is scored as the search scores it (the whole question
 against the chain text); its first hop gets its window features (`search/near.py`) and its end
-label the score the question's intent gives that type (`intent.Intent.type_scores`). One weight per
-window class and one for the answer type are fitted together so that the gold chain comes first:
-six numbers for the manifest's `chain.near`, one for `chain.answer_type`.
+label the score the question's intent gives that type (`intent.Intent.type_scores`); and 1 when
+it starts with the chain a relational noun of the question names (`search/nouns.py`). One weight
+per window class, one for the answer type and one for the noun are fitted together so that the
+gold chain comes first: six numbers for the manifest's `chain.near`, one for `chain.answer_type`,
+one for `chain.noun`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights
+from pathrag_gds.search.nouns import noun_prefixes, noun_term
 from pathrag_gds.search.planner import first_hop_texts
 from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
 
@@ -33,7 +36,8 @@ def near_groups(
 ) -> list[tuple[np.ndarray, np.ndarray, list[int]]]:
     """Per (masked question, gold chain, intent type scores): chain scores, features, gold indices.
 
-    The features of a chain are its first hop's window features, then the type score of its end.
+    The features of a chain are its first hop's window features, then the type score of its end,
+    then whether it starts with a chain a relational noun of the question names.
     """
     # per topic label: the schema's chains, their texts, their first hops' texts (as the search)
     pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
@@ -52,7 +56,9 @@ def near_groups(
         read = features(distinct)
         per_chain = np.stack([read[idx].mean(axis=0) for idx in firsts])
         ends = np.asarray([[types.get(c.labels[-1], 0.0)] for c in chains])
-        per_chain = np.concatenate([per_chain, ends], axis=1)
+        named = noun_prefixes(masked, ontology, 1.0) or {}
+        nouns = np.asarray([[x] for x in noun_term(chains, named)]) if named else np.zeros((len(chains), 1))
+        per_chain = np.concatenate([per_chain, ends, nouns], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
         groups.append((base, per_chain.astype(np.float64), golds))
@@ -80,25 +86,26 @@ def fit_near(
     questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
     max_depth: int,
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The manifest's `chain.near` and `chain.answer_type` entries, fitted together.
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The manifest's `chain.near`, `chain.answer_type` and `chain.noun` entries, fitted together.
 
-    `near` holds the window weights and what both terms did on the fit questions (top-1 of the
-    gold chain with no term, with the window term alone, with both); `answer_type` its weight.
+    `near` holds the window weights and what the terms did on the fit questions (top-1 of the
+    gold chain with no term, with the window term alone, with all); `answer_type` and `noun` their
+    weights (`noun` also how many fit questions name a chain with a relational noun).
     """
     groups = near_groups(scorer, ontology, questions, max_depth, progress)
     k = len(WINDOW_CLASSES)
     weights = fit_weights(groups, temperature=scorer.temperature)
-    if len(weights) != k + 1:
-        weights = [0.0] * (k + 1)
+    if len(weights) != k + 2:
+        weights = [0.0] * (k + 2)
     alone = fit_weights([(b, f[:, :k], g) for b, f, g in groups], temperature=scorer.temperature)
     near = {
         "weights": weights[:k],
         "classes": list(WINDOW_CLASSES),
         "max_words": scorer.near_words,
         "questions": len(groups),
-        "top1_without": top1(groups, [0.0] * (k + 1)),
-        "top1_near": top1(groups, [*alone, 0.0]) if len(alone) == k else None,
+        "top1_without": top1(groups, [0.0] * (k + 2)),
+        "top1_near": top1(groups, [*alone, 0.0, 0.0]) if len(alone) == k else None,
         "top1_with": top1(groups, weights),
         "data": "the generated questions held out from training the dual encoder",
     }
@@ -106,4 +113,9 @@ def fit_near(
         "weight": weights[k],
         "feature": "the intent's score of the chain's end label (intent.Intent.type_scores)",
     }
-    return near, answer_type
+    noun = {
+        "weight": weights[k + 1],
+        "feature": "1 when the chain starts with a chain a relational noun of the question names",
+        "questions": sum(1 for _, f, _ in groups if f[:, k + 1].any()),
+    }
+    return near, answer_type, noun

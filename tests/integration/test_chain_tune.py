@@ -18,6 +18,7 @@ from pathrag_gds.datasets.loader import GraphLoader, delete_community
 from pathrag_gds.datasets.ontology_files import read_ontology
 from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
 from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.errors import ModelError
 from pathrag_gds.graph import Graph
 from pathrag_gds.search.near import WINDOW_CLASSES
 from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
@@ -71,3 +72,32 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     alone = scorer.chain_vectors(texts) @ scorer.encode_question("where was X born")  # the first model
     second = scorer.members[0].scorer_for("where was X born")(texts)
     assert both == pytest.approx([(a + b) / 2 for a, b in zip(alone, second, strict=True)], abs=1e-5)
+
+
+def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
+    community: str, tmp_path: Path
+) -> None:
+    """`tune --refit-terms`: the held-out questions come back the same, the model files do not move."""
+    from pathrag_gds.training.terms_refit import refit_terms
+
+    settings = Settings.from_env(models_dir=tmp_path)
+    (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings.from_env().models_dir / "all-MiniLM-L6-v2")
+    options = ChainTuneOptions(
+        community=community, questions=60, steps=2, max_depth=2, threads=1, out=tmp_path
+    )
+    tune_chains(options, settings)
+    folder = chain_model_dir(settings, community)
+    before = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    onnx = (folder / "model_int8.onnx").read_bytes()
+    fitted = refit_terms(community, settings)
+    after = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    # the same held-out questions and model: the same fit as tune's
+    assert after["chain"]["near"] == before["chain"]["near"] == fitted["near"]
+    assert after["chain"]["answer_type"] == before["chain"]["answer_type"]
+    assert after["chain"]["noun"] == before["chain"]["noun"] and "weight" in after["chain"]["noun"]
+    assert after["chain"]["terms_refit"]["questions"] == before["chain"]["near"]["questions"]
+    assert (folder / "model_int8.onnx").read_bytes() == onnx
+    assert after["files"] == before["files"]
+    # a community without a chain model says what to run
+    with pytest.raises(ModelError, match="tune --community nowhere"):
+        refit_terms("nowhere", settings)

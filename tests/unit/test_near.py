@@ -116,11 +116,12 @@ def test_tune_fits_the_weights_on_held_out_questions_and_reports_what_they_did()
     questions = [("the films by the director of X", ASKED, {})] * 5 + [("no topic here", ASKED, {})]
     groups = near_groups(FakeScorer(), FILMS, questions, max_depth=2)
     assert len(groups) == 5  # a question without a masked topic is not fitted on
-    near, answer_type = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
+    near, answer_type, noun = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
     assert near["classes"] == list(WINDOW_CLASSES) and near["questions"] == 5
     assert near["top1_without"] < near["top1_with"] == 1.0 and near["top1_near"] == 1.0
     assert near["weights"][0] > 0
     assert answer_type["weight"] == 0.0  # no type scores: nothing to learn from
+    assert noun["weight"] == 0.0 and noun["questions"] == 0  # films: no relational noun
 
 
 DIRECTOR = TypedChain((("directed_by", "out"),), ("Movie", "Person"))
@@ -140,7 +141,7 @@ class TypeBlindScorer(FakeScorer):
 def test_the_answer_type_the_intent_reads_is_weighted_by_the_fit() -> None:
     """'Who directed X?' asks for a person: the chain ending at a Person wins once the type is fitted."""
     questions = [("who directed X", DIRECTOR, {"Person": 0.9, "Movie": 0.1})] * 4
-    near, answer_type = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
+    near, answer_type, _ = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
     assert answer_type["weight"] > 0
     assert near["top1_without"] == near["top1_near"] == 0.0 and near["top1_with"] == 1.0
     types = {t: answer_type["weight"] * v for t, v in questions[0][2].items()}
@@ -150,3 +151,38 @@ def test_the_answer_type_the_intent_reads_is_weighted_by_the_fit() -> None:
     assert score_chains(FILMS, chains, texts, whole)[0] > score_chains(FILMS, chains, texts, whole)[1]
     with_type = score_chains(FILMS, chains, texts, whole, answer_types=types)
     assert with_type[1] > with_type[0]
+
+
+KIN = Ontology.from_mapping(
+    {
+        "relationship_types": [
+            {"type": "parent_of", "phrase": "is a parent of", "inverse_phrase": "is a child of",
+             "source": ["Person"], "target": ["Person"]},
+        ]
+    }
+)  # fmt: skip
+GRANDCHILD = TypedChain((("parent_of", "out"), ("parent_of", "out")), ("Person",) * 3)
+CHILD = TypedChain((("parent_of", "out"),), ("Person",) * 2)
+
+
+class HopBlindScorer(TypeBlindScorer):
+    """A whole-question score that reads "grandchildren" as one `parent_of` hop (it counts poorly)."""
+
+    def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
+        best = {chain_text(KIN, CHILD): 0.52, chain_text(KIN, GRANDCHILD): 0.5}
+        return lambda texts: [best.get(t, 0.4) for t in texts]
+
+
+def test_the_chain_a_relational_noun_names_is_weighted_by_the_fit() -> None:
+    """'X's grandchildren' names two `parent_of` hops: with the fitted weight that chain comes first."""
+    questions = [("who are the grandchildren of X", GRANDCHILD, {})] * 4
+    near, _, noun = fit_near(HopBlindScorer(), KIN, questions, max_depth=2)
+    assert noun["weight"] > 0 and noun["questions"] == 4
+    assert near["top1_without"] == 0.0 and near["top1_with"] == 1.0
+    chains = [CHILD, GRANDCHILD]
+    texts = [chain_text(KIN, c) for c in chains]
+    whole = HopBlindScorer().scorer_for("who are the grandchildren of X")
+    plain = score_chains(KIN, chains, texts, whole)
+    assert plain[0] > plain[1]
+    named = score_chains(KIN, chains, texts, whole, nouns={GRANDCHILD.steps: noun["weight"]})
+    assert named[1] > named[0]

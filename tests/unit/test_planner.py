@@ -519,6 +519,9 @@ def test_a_plan_whose_best_chain_is_unsure_is_not_followed() -> None:
         def answer_types_for(self, type_scores, scale=1.0):  # type: ignore[no-untyped-def]
             return None
 
+        def nouns_for(self, masked, ontology, scale=1.0):  # type: ignore[no-untyped-def]
+            return None
+
     ctx = QueryContext("Who owns Bob?", max_depth=2, topics={"bob"})
     ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     gate = Settings(chain_min_best=0.2)
