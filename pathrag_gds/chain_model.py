@@ -28,7 +28,7 @@ from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import DEFAULT_MAX_WORDS, WINDOW_CLASSES, topic_windows, window_features
-from pathrag_gds.search.nouns import noun_prefixes
+from pathrag_gds.search.nouns import NounWeights, noun_prefixes
 from pathrag_gds.search.planner import ChainScoreFn
 from pathrag_gds.search.schema import Chain, ontology_fingerprint
 
@@ -96,6 +96,8 @@ class ChainScorer:
         #: weight of a chain that starts with the chain a relational noun names ("X's grandchildren"),
         #: fitted by `tune` (0: fitted before it, or the ontology has no such noun)
         self.noun_weight = self._answer_type_weight(noun.get("weight", 0.0), model_dir, "noun")
+        #: and of a chain that is that chain, no step after it
+        self.noun_exact_weight = self._answer_type_weight(noun.get("exact_weight", 0.0), model_dir, "noun")
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -282,9 +284,11 @@ class ChainScorer:
 
     def nouns_for(
         self, masked_question: str, ontology: Ontology, scale: float = 1.0
-    ) -> dict[Chain, float] | None:
+    ) -> dict[Chain, NounWeights] | None:
         """Chain a relational noun of the question names -> its weighted term (None: off, or none)."""
-        return noun_prefixes(masked_question, ontology, self.noun_weight * scale)
+        return noun_prefixes(
+            masked_question, ontology, self.noun_weight * scale, self.noun_exact_weight * scale
+        )
 
     def near_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
         """Texts -> their window features (texts x classes) for one question, as `tune` fits them.

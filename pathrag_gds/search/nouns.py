@@ -4,9 +4,12 @@ A chain text reads "the person that is a child of the person that is a child of 
 "X's grandchildren", and a pooled encoder counts the hops of one word poorly. The words WordNet
 glosses as a chain of roles (`training/lexicon.py`: `grandchild` is a child of one's son or
 daughter) are resolved against the ontology once; a question that holds one of them, in the
-singular or the plural, names those chains, and a chain that starts with one of them gets the
-term `tune` fitted for it (the manifest's `chain.noun.weight`; :func:`noun_prefixes`). An
-ontology whose roles match no gloss (MetaQA's) names nothing, and its plans do not change.
+singular or the plural, names those chains. A chain that starts with one of them gets the term
+`tune` fitted for that (the manifest's `chain.noun.weight`), and one that is one of them, no step
+after it, a second term (`chain.noun.exact_weight`): "Where do X's grandchildren live?" goes on
+after the named chain, "Who are X's grandchildren?" ends with it, and which the question asks is
+left to the fit and the chain scorer (:func:`noun_prefixes`). An ontology whose roles match no
+gloss (MetaQA's) names nothing, and its plans do not change.
 
 Example:
     >>> from pathrag_gds.ontology import Ontology, RelationType
@@ -54,25 +57,37 @@ def named_chains(question: str, ontology: Ontology) -> list[Chain]:
     return sorted(found)
 
 
-def noun_prefixes(question: str, ontology: Ontology, weight: float) -> dict[Chain, float] | None:
-    """Named chain -> `weight`, for :func:`noun_term` (None: no weight, or nothing named)."""
-    if not weight:
+#: (weight of a chain that starts with a named chain, weight of a chain that is one)
+NounWeights = tuple[float, float]
+
+
+def noun_prefixes(
+    question: str, ontology: Ontology, weight: float, exact_weight: float = 0.0
+) -> dict[Chain, NounWeights] | None:
+    """Named chain -> (`weight`, `exact_weight`), for :func:`noun_term` (None: both 0, or none named)."""
+    if not weight and not exact_weight:
         return None
     named = named_chains(question, ontology)
-    return {c: weight for c in named} or None
+    return {c: (weight, exact_weight) for c in named} or None
 
 
-def noun_term(chains: Sequence[TypedChain], prefixes: Mapping[Chain, float]) -> list[float]:
-    """Per chain: the weight of the named chain it starts with (the longest), else 0.
+def noun_term(chains: Sequence[TypedChain], prefixes: Mapping[Chain, NounWeights]) -> list[float]:
+    """Per chain: the weights of the longest named chain it starts with (0 for none).
+
+    The start weight, plus the exact weight when the chain is that named chain.
 
     Example:
         >>> two = (("p", "out"), ("p", "out"))
-        >>> noun_term([TypedChain(two + (("l", "out"),), ("A",) * 4), TypedChain(two[:1], ("A",) * 2)],
-        ...           {two: 0.5})
-        [0.5, 0.0]
+        >>> longer, shorter = TypedChain(two + (("l", "out"),), ("A",) * 4), TypedChain(two[:1], ("A",) * 2)
+        >>> noun_term([longer, TypedChain(two, ("A",) * 3), shorter], {two: (0.5, 0.25)})
+        [0.5, 0.75, 0.0]
     """
     out = []
     for c in chains:
         hits = [(len(p), w) for p, w in prefixes.items() if c.steps[: len(p)] == p]
-        out.append(max(hits)[1] if hits else 0.0)
+        if not hits:
+            out.append(0.0)
+            continue
+        n, (start, exact) = max(hits)
+        out.append(start + (exact if n == len(c.steps) else 0.0))
     return out

@@ -31,7 +31,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.search.nouns import noun_term
+from pathrag_gds.search.nouns import NounWeights, noun_term
 from pathrag_gds.search.schema import ANY_LABEL, Chain, Step, TypedChain, chain_text, next_chains
 
 #: A chain scorer: similarity of the question to each chain text (higher is better).
@@ -79,7 +79,7 @@ def score_chains(
     near: ChainScoreFn | None = None,
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
-    nouns: Mapping[Chain, float] | None = None,
+    nouns: Mapping[Chain, NounWeights] | None = None,
 ) -> list[float]:
     """Each chain's score: the question against its text, its first hop, the answer type asked.
 
@@ -89,7 +89,7 @@ def score_chains(
     takes the mean over the hops it could take. `answer_types` (end label -> weighted score of
     that type being the one asked, from the question's intent) adds the score of the chain's last
     label: "in what country was X born" asks for the chain that ends at a country. `nouns` (chain
-    -> weighted term, :func:`~pathrag_gds.search.nouns.noun_prefixes`) adds the term of the chain a
+    -> weights, :func:`~pathrag_gds.search.nouns.noun_prefixes`) adds the terms of the chain a
     relational noun of the question names ("X's grandchildren") to the chains that start with it.
 
     Example:
@@ -188,7 +188,7 @@ def plan_chains(
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
     first_steps: Collection[tuple[str, str]] | None = None,
-    nouns: Mapping[Chain, float] | None = None,
+    nouns: Mapping[Chain, NounWeights] | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 

@@ -40,6 +40,7 @@ from pathrag_gds.config import Settings
 from pathrag_gds.intent import mask_mentions
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
+from pathrag_gds.search.nouns import NounWeights
 from pathrag_gds.search.planner import ChainPlan, ChainScoreFn, plan_chains
 from pathrag_gds.search.schema import Chain
 
@@ -72,7 +73,7 @@ class ChainScorers(Protocol):
 
     def nouns_for(
         self, masked_question: str, ontology: Ontology, scale: float = 1.0
-    ) -> dict[Chain, float] | None:
+    ) -> dict[Chain, NounWeights] | None:
         """Chain a relational noun of the question names -> its weighted term (None: none, or off)."""
         ...
 
@@ -83,7 +84,7 @@ def question_terms(
     type_scores: Mapping[str, float],
     settings: Settings,
     ontology: Ontology,
-) -> tuple[ChainScoreFn | None, float, dict[str, float] | None, dict[Chain, float] | None]:
+) -> tuple[ChainScoreFn | None, float, dict[str, float] | None, dict[Chain, NounWeights] | None]:
     """The question's terms beside its whole-question chain scores, as the settings scale them.
 
     (near-topic scorer, its weight, answer types, relational nouns): the arguments

@@ -4,10 +4,10 @@
 chain of the schema from its topic's label is scored as the search scores it (the whole question
 against the chain text); its first hop gets its window features (`search/near.py`) and its end
 label the score the question's intent gives that type (`intent.Intent.type_scores`); and 1 when
-it starts with the chain a relational noun of the question names (`search/nouns.py`). One weight
-per window class, one for the answer type and one for the noun are fitted together so that the
-gold chain comes first: six numbers for the manifest's `chain.near`, one for `chain.answer_type`,
-one for `chain.noun`.
+it starts with the chain a relational noun of the question names, and 1 when it is that chain
+(`search/nouns.py`). One weight per window class, one for the answer type and two for the noun are
+fitted together so that the gold chain comes first: six numbers for the manifest's `chain.near`,
+one for `chain.answer_type`, two for `chain.noun`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights
-from pathrag_gds.search.nouns import noun_prefixes, noun_term
+from pathrag_gds.search.nouns import named_chains, noun_term
 from pathrag_gds.search.planner import first_hop_texts
 from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
 
@@ -37,7 +37,8 @@ def near_groups(
     """Per (masked question, gold chain, intent type scores): chain scores, features, gold indices.
 
     The features of a chain are its first hop's window features, then the type score of its end,
-    then whether it starts with a chain a relational noun of the question names.
+    then whether it starts with a chain a relational noun of the question names, and whether it is
+    that chain.
     """
     # per topic label: the schema's chains, their texts, their first hops' texts (as the search)
     pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
@@ -56,8 +57,10 @@ def near_groups(
         read = features(distinct)
         per_chain = np.stack([read[idx].mean(axis=0) for idx in firsts])
         ends = np.asarray([[types.get(c.labels[-1], 0.0)] for c in chains])
-        named = noun_prefixes(masked, ontology, 1.0) or {}
-        nouns = np.asarray([[x] for x in noun_term(chains, named)]) if named else np.zeros((len(chains), 1))
+        named = named_chains(masked, ontology)
+        starts = noun_term(chains, {c: (1.0, 0.0) for c in named})
+        exact = noun_term(chains, {c: (0.0, 1.0) for c in named})
+        nouns = np.asarray([starts, exact], dtype=np.float64).T.reshape(len(chains), 2)
         per_chain = np.concatenate([per_chain, ends, nouns], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
@@ -96,16 +99,16 @@ def fit_near(
     groups = near_groups(scorer, ontology, questions, max_depth, progress)
     k = len(WINDOW_CLASSES)
     weights = fit_weights(groups, temperature=scorer.temperature)
-    if len(weights) != k + 2:
-        weights = [0.0] * (k + 2)
+    if len(weights) != k + 3:
+        weights = [0.0] * (k + 3)
     alone = fit_weights([(b, f[:, :k], g) for b, f, g in groups], temperature=scorer.temperature)
     near = {
         "weights": weights[:k],
         "classes": list(WINDOW_CLASSES),
         "max_words": scorer.near_words,
         "questions": len(groups),
-        "top1_without": top1(groups, [0.0] * (k + 2)),
-        "top1_near": top1(groups, [*alone, 0.0, 0.0]) if len(alone) == k else None,
+        "top1_without": top1(groups, [0.0] * (k + 3)),
+        "top1_near": top1(groups, [*alone, 0.0, 0.0, 0.0]) if len(alone) == k else None,
         "top1_with": top1(groups, weights),
         "data": "the generated questions held out from training the dual encoder",
     }
@@ -115,7 +118,9 @@ def fit_near(
     }
     noun = {
         "weight": weights[k + 1],
-        "feature": "1 when the chain starts with a chain a relational noun of the question names",
+        "exact_weight": weights[k + 2],
+        "feature": "1 when the chain starts with a chain a relational noun of the question names "
+        "(weight); 1 more when it is that chain (exact_weight)",
         "questions": sum(1 for _, f, _ in groups if f[:, k + 1].any()),
     }
     return near, answer_type, noun

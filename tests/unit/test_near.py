@@ -177,12 +177,13 @@ def test_the_chain_a_relational_noun_names_is_weighted_by_the_fit() -> None:
     """'X's grandchildren' names two `parent_of` hops: with the fitted weight that chain comes first."""
     questions = [("who are the grandchildren of X", GRANDCHILD, {})] * 4
     near, _, noun = fit_near(HopBlindScorer(), KIN, questions, max_depth=2)
-    assert noun["weight"] > 0 and noun["questions"] == 4
+    assert noun["weight"] + noun["exact_weight"] > 0 and noun["questions"] == 4
     assert near["top1_without"] == 0.0 and near["top1_with"] == 1.0
     chains = [CHILD, GRANDCHILD]
     texts = [chain_text(KIN, c) for c in chains]
     whole = HopBlindScorer().scorer_for("who are the grandchildren of X")
     plain = score_chains(KIN, chains, texts, whole)
     assert plain[0] > plain[1]
-    named = score_chains(KIN, chains, texts, whole, nouns={GRANDCHILD.steps: noun["weight"]})
+    weights = (noun["weight"], noun["exact_weight"])
+    named = score_chains(KIN, chains, texts, whole, nouns={GRANDCHILD.steps: weights})
     assert named[1] > named[0]

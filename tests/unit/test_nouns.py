@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathrag_gds.datasets.ontology_files import read_ontology
 from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY
 from pathrag_gds.ontology import Ontology
@@ -38,9 +40,11 @@ def test_an_ontology_without_kinship_roles_names_nothing() -> None:
 
 def test_a_chain_gets_the_term_of_the_named_chain_it_starts_with() -> None:
     onto = read_ontology(PEOPLE_ONTOLOGY)
-    named = noun_prefixes("Where do X's grandchildren live?", onto, 0.3)
-    assert named == {_steps("parent_of:out parent_of:out"): 0.3}
+    named = noun_prefixes("Where do X's grandchildren live?", onto, 0.3, 0.1)
+    assert named == {_steps("parent_of:out parent_of:out"): (0.3, 0.1)}
     assert noun_prefixes("Where do X's grandchildren live?", onto, 0.0) is None  # off
     live = TypedChain(_steps("parent_of:out parent_of:out lives_in:out"), ("Person",) * 3 + ("City",))
+    grandchild = TypedChain(_steps("parent_of:out parent_of:out"), ("Person",) * 3)
     child = TypedChain(_steps("parent_of:out lives_in:out"), ("Person", "Person", "City"))
-    assert noun_term([live, child], named) == [0.3, 0.0]
+    # going on after the named chain: its start weight; being it: both
+    assert noun_term([live, grandchild, child], named) == [0.3, pytest.approx(0.4), 0.0]
