@@ -144,20 +144,18 @@ def _fit_ensemble_terms(
     """
     from pathrag_gds.chain_model import ChainScorer
     from pathrag_gds.export import write_manifest
-    from pathrag_gds.training.near_fit import fit_near
+    from pathrag_gds.training.near_fit import fit_terms
 
     if first.ontology is None or not first.held_out:
         return
-    ensemble = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
-    near, answer_type, noun = fit_near(
-        ensemble,
+    fit_terms(
+        first.manifest["chain"],
+        ChainScorer(folder, quantization=s.quantization, threads=options.threads),
         first.ontology,
         first.held_out,
         options.max_depth,
         None if progress is None else lambda i, n: progress("question-term fit (ensemble)", i, n, ""),
     )
-    near["models"] = 1 + len(ensemble.members)
-    first.manifest["chain"].update(near=near, answer_type=answer_type, noun=noun)
     write_manifest(folder, first.manifest)
 
 
@@ -262,7 +260,7 @@ def _tune_one(
     from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import ChainTrainConfig, chain_rows, train_chain_scorer
-    from pathrag_gds.training.near_fit import fit_near
+    from pathrag_gds.training.near_fit import fit_terms
 
     svc = PathRag(s)
     timings: dict[str, float] = {}
@@ -331,14 +329,14 @@ def _tune_one(
     timings["chain_vectors"] = time.perf_counter() - t3
     # the question terms (first hop near the topic, answer type): fitted on the held-out questions
     t4 = time.perf_counter()
-    near, answer_type, noun = fit_near(
+    fit_terms(
+        manifest["chain"],
         scorer,
         ontology,
         held_chains,
         options.max_depth,
         None if progress is None else lambda i, n: progress("question-term fit", i, n, ""),
     )
-    manifest["chain"].update(near=near, answer_type=answer_type, noun=noun)
     write_manifest(out, manifest)
     timings["terms_fit"] = time.perf_counter() - t4
     return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)

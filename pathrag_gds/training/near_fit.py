@@ -60,8 +60,7 @@ def near_groups(
         named = named_chains(masked, ontology)
         starts = noun_term(chains, {c: (1.0, 0.0) for c in named})
         exact = noun_term(chains, {c: (0.0, 1.0) for c in named})
-        nouns = np.asarray([starts, exact], dtype=np.float64).T.reshape(len(chains), 2)
-        per_chain = np.concatenate([per_chain, ends, nouns], axis=1)
+        per_chain = np.concatenate([per_chain, ends, np.column_stack([starts, exact])], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
         groups.append((base, per_chain.astype(np.float64), golds))
@@ -124,3 +123,18 @@ def fit_near(
         "questions": sum(1 for _, f, _ in groups if f[:, k + 1].any()),
     }
     return near, answer_type, noun
+
+
+def fit_terms(
+    chain: dict[str, Any],
+    scorer: Any,
+    ontology: Ontology,
+    questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
+    max_depth: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """:func:`fit_near`, written into a manifest's `chain` entry (`near.models` for an ensemble)."""
+    near, answer_type, noun = fit_near(scorer, ontology, questions, max_depth, progress)
+    if scorer.members:
+        near["models"] = 1 + len(scorer.members)
+    chain.update(near=near, answer_type=answer_type, noun=noun)

@@ -41,7 +41,7 @@ def refit_terms(
     from pathrag_gds.export import write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.lineage import code_version
-    from pathrag_gds.training.near_fit import fit_near
+    from pathrag_gds.training.near_fit import fit_terms
 
     s = settings or get_settings()
     model_dir = chain_model_dir(s, community)
@@ -50,9 +50,9 @@ def refit_terms(
             f"{model_dir} holds no chain model: run `python -m pathrag_gds tune --community {community}`"
         )
     manifest = read_json(model_dir / "manifest.json")
-    chain = manifest.get("chain") if isinstance(manifest.get("chain"), dict) else None
-    saved = chain.get("options") if chain else None
-    if not isinstance(saved, dict):
+    chain = manifest.get("chain")
+    saved = chain.get("options") if isinstance(chain, dict) else None
+    if not isinstance(chain, dict) or not isinstance(saved, dict):
         raise ModelError(
             f"{model_dir}/manifest.json has no chain.options to generate its questions again; "
             f"re-run `python -m pathrag_gds tune --community {community}`"
@@ -67,17 +67,14 @@ def refit_terms(
     held, _ = held_out_chains(hold, entities, ontology, svc.embedder, options.max_depth)
     scorer = ChainScorer(model_dir, quantization=s.quantization, threads=options.threads)
     scorer.check_ontology(ontology)
-    near, answer_type, noun = fit_near(
+    fit_terms(
+        chain,
         scorer,
         ontology,
         held,
         options.max_depth,
         None if progress is None else lambda i, n: progress("question-term fit", i, n, ""),
     )
-    if scorer.members:
-        near["models"] = 1 + len(scorer.members)
-    assert chain is not None
-    chain.update(near=near, answer_type=answer_type, noun=noun)
     chain["terms_refit"] = {
         "code": code_version(),
         "questions": len(held),
@@ -85,4 +82,4 @@ def refit_terms(
     }
     write_manifest(model_dir, manifest)
     reset_chain_scorers()
-    return {"near": near, "answer_type": answer_type, "noun": noun}
+    return {k: chain[k] for k in ("near", "answer_type", "noun")}
