@@ -91,13 +91,17 @@ class ChainScorer:
         self.near_words = self._near_words(near.get("max_words", DEFAULT_MAX_WORDS), model_dir)
         answer_type = chain["answer_type"] if isinstance(chain.get("answer_type"), dict) else {}
         #: weight of the intent's score of a chain's end type, fitted by `tune` (0: trained before it)
-        self.answer_type_weight = self._term_weight(answer_type.get("weight", 0.0), model_dir)
+        self.answer_type_weight = self._term_weight(
+            answer_type.get("weight", 0.0), model_dir, "answer_type.weight"
+        )
         noun = chain["noun"] if isinstance(chain.get("noun"), dict) else {}
         #: weight of a chain that starts with the chain a relational noun names ("X's grandchildren"),
         #: fitted by `tune` (0: fitted before it, or the ontology has no such noun)
-        self.noun_weight = self._term_weight(noun.get("weight", 0.0), model_dir, "noun")
+        self.noun_weight = self._term_weight(noun.get("weight", 0.0), model_dir, "noun.weight")
         #: and of a chain that is that chain, no step after it
-        self.noun_exact_weight = self._term_weight(noun.get("exact_weight", 0.0), model_dir, "noun")
+        self.noun_exact_weight = self._term_weight(
+            noun.get("exact_weight", 0.0), model_dir, "noun.exact_weight"
+        )
         try:
             self.embedder = Embedder(model_dir, quantization=quantization, threads=threads)
         except ModelError as exc:
@@ -127,12 +131,12 @@ class ChainScorer:
             ) from exc
 
     @staticmethod
-    def _term_weight(raw: object, model_dir: Path, term: str = "answer_type") -> float:
-        """A manifest weight of one question term (`chain.<term>.weight`), checked (a finite number)."""
+    def _term_weight(raw: object, model_dir: Path, key: str) -> float:
+        """A manifest weight of one question term (`chain.<key>`), checked (a finite number)."""
         if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
             return float(raw)
         raise ModelError(
-            f"{model_dir}/manifest.json: chain.{term}.weight must be a number, not {raw!r}; "
+            f"{model_dir}/manifest.json: chain.{key} must be a number, not {raw!r}; "
             "re-run `python -m pathrag_gds tune` for the community"
         )
 

@@ -327,7 +327,8 @@ def _tune_one(
     scorer = ChainScorer(out, quantization=s.quantization, threads=options.threads)
     scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
     timings["chain_vectors"] = time.perf_counter() - t3
-    # the question terms (first hop near the topic, answer type): fitted on the held-out questions
+    # the question terms (first hop near the topic, answer type, relational noun): fitted on the
+    # held-out questions
     t4 = time.perf_counter()
     fit_terms(
         manifest["chain"],
