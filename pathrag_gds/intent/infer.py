@@ -23,6 +23,7 @@ from pathrag_gds.intent.rules import (
     attribute_rule,
     definition_rule,
     described_rule,
+    kind_of_named_rule,
     named_answer_rule,
     noun_rule,
     read_question,
@@ -71,6 +72,7 @@ def infer_intent(
     d = attribute_rule(r, d)
     d = named_answer_rule(r, d)
     d = noun_rule(r, d, vocab, encoder)
+    d = kind_of_named_rule(r, d)
     d = wh_concept_rule(r, d, vocab)
     d = asked_verb_rule(r, d, vocab)
     d = same_type_rule(r, d, vocab)

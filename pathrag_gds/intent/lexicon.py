@@ -53,6 +53,8 @@ STOP_WORDS = frozenset(
 )  # fmt: skip
 #: `kind of` / `type of` before a noun: skipped with their `of` (`what kind of animal`).
 KIND_OF_WORDS = frozenset({"kind", "type", "sort", "kinds", "types", "sorts"})
+#: The copula of "what kind of movie IS X" (the named entity is one of the kind asked).
+COPULAS = frozenset({"is", "are", "was", "were"})
 #: Auxiliaries right after `what`/`which` put the subject next (`what did X ...`): no type noun follows.
 AUXILIARY_OPENERS = frozenset({"did", "does", "do", "can", "could", "will"})
 #: How a request without a wh-word opens before the noun phrase it asks for (`name the people ...`).

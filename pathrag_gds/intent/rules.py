@@ -10,6 +10,7 @@ rule applies, with a reason saying why. In order:
 4. :func:`attribute_rule`: `what colour is Bob?` asks for a property of the named entity;
 5. :func:`named_answer_rule`: for those two, the answer's types are the named entities' types;
 6. :func:`noun_rule`: `which village` -> the type whose label and description fit the noun best;
+   :func:`kind_of_named_rule`: `what kind of movie is X?` about a movie asks for a category of X;
 7. :func:`wh_concept_rule`: `where` / `when` / `who` without a noun -> the types fitting its concept;
 8. :func:`same_type_rule`: `who` along a relation that links the named entity's type to itself;
 9. :func:`relation_end_rule`: no type word -> the far ends of the hinted relations;
@@ -30,9 +31,12 @@ import numpy as np
 
 from pathrag_gds.intent.lexicon import (
     ATTRIBUTE_NOUNS,
+    COPULAS,
     DEFINITION_OPENERS,
     DEFINITION_WH,
     DO_SUPPORT,
+    KIND_OF_WORDS,
+    MASK,
     PERSON_WH,
     PHRASE_FILLER,
     RELATIVE_WORDS,
@@ -89,6 +93,26 @@ class Reading:
     def content_words(self) -> list[str]:
         """Words of the masked question that are not function or question words."""
         return [w for w in self.words if w not in STOP_WORDS]
+
+    @property
+    def kind_of_named(self) -> bool:
+        """`what kind of movie is X?`: kind word, `of`, a noun, a copula, then the named entity alone.
+
+        Example:
+            >>> read_question("What kind of movie is [Heat]?").kind_of_named
+            True
+            >>> read_question("What kind of dog chases [Bob]?").kind_of_named
+            False
+        """
+        w = self.words
+        if not self.wh or self.wh not in w:
+            return False
+        i = w.index(self.wh)
+        if len(w) < i + 4 or w[i + 1] not in KIND_OF_WORDS or w[i + 2] != "of":
+            return False
+        rest = w[i + 3 :]
+        cop = next((k for k, x in enumerate(rest) if x in COPULAS), None)
+        return cop is not None and cop >= 1 and rest[cop + 1 :] == (MASK.lower(),)
 
     @property
     def one_clause(self) -> bool:
@@ -237,6 +261,27 @@ def noun_rule(r: Reading, d: Draft, vocab: OntologyVocabulary, encoder: Encoder)
     scores, best, noun = vocab.best_noun(r.noun.split(), encoder)
     reason = f"noun '{noun}' -> {top_scores(scores)} (similarity {best:.2f})"
     return d.because(reason, scores=scores, noun=noun)
+
+
+def kind_of_named_rule(r: Reading, d: Draft) -> Draft:
+    """`What kind of movie is X?` about a movie: X is the movie, the question asks for its category.
+
+    The noun names the named entity's own type, so that type is not the answer's, and no word of
+    the question names the category: the scores are dropped and the kind is `unknown` (the chain
+    plan and the path texts decide). A noun that is not the named entity's type (`what kind of
+    award is X?` about a movie) keeps its scores.
+
+    Example:
+        >>> r = read_question("what kind of movie is Heat", [EntityRecord("h", ("Movie",), "Heat")])
+        >>> kind_of_named_rule(r, Draft(noun="movie", scores={"Movie": 0.9, "Genre": 0.1})).scores
+        {}
+    """
+    if d.kind != "entity" or not r.kind_of_named or not d.scores:
+        return d
+    best = max(d.scores, key=lambda t: d.scores[t])
+    if best not in r.named_types:
+        return d
+    return d.because(f"'what kind of {d.noun} is X' about a {best}: a category of X is asked", scores={}, kind="unknown")
 
 
 def wh_concept_rule(r: Reading, d: Draft, vocab: OntologyVocabulary) -> Draft:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from pathrag_gds.intent.rules import (
     attribute_rule,
     definition_rule,
     described_rule,
+    kind_of_named_rule,
     named_answer_rule,
     noun_rule,
     read_question,
@@ -145,6 +147,20 @@ def test_noun_rule_takes_a_type_label_without_the_model() -> None:
     assert out.noun == "places" and out.reasons == ("noun 'places' -> Place 1.00 (similarity 1.00)",)
     r, d = _start("Where is Bob?")
     assert noun_rule(r, d, _vocab({}, 1), Axes([])) is d
+
+
+def test_kind_of_named_rule_drops_the_named_entitys_own_type() -> None:
+    vocab = _vocab({}, 1)
+    r, d = _start("What kind of animal is Bob?")  # Bob is the animal: a category of Bob is asked
+    out = kind_of_named_rule(r, noun_rule(r, d, vocab, Axes([])))
+    assert out.kind == "unknown" and out.scores == {}
+    assert out.reasons[-1] == "'what kind of animal is X' about a Animal: a category of X is asked"
+    r, d = _start("What kind of animal chases Bob?")  # the answer is an animal
+    kept = replace(d, scores={"Animal": 1.0})
+    assert not r.kind_of_named and kind_of_named_rule(r, kept) is kept
+    r, d = _start("What kind of place is Bob?")  # not Bob's own type: the noun still decides
+    kept = replace(d, scores={"Place": 1.0})
+    assert r.kind_of_named and kind_of_named_rule(r, kept) is kept
 
 
 def test_wh_concept_rule_reads_the_concept_of_a_nounless_wh_word() -> None:
