@@ -281,7 +281,9 @@ def kind_of_named_rule(r: Reading, d: Draft) -> Draft:
     best = max(d.scores, key=lambda t: d.scores[t])
     if best not in r.named_types:
         return d
-    return d.because(f"'what kind of {d.noun} is X' about a {best}: a category of X is asked", scores={}, kind="unknown")
+    return d.because(
+        f"'what kind of {d.noun} is X' about a {best}: a category of X is asked", scores={}, kind="unknown"
+    )
 
 
 def wh_concept_rule(r: Reading, d: Draft, vocab: OntologyVocabulary) -> Draft:
