@@ -27,7 +27,14 @@ from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.search.near import DEFAULT_MAX_WORDS, WINDOW_CLASSES, topic_windows, window_features
+from pathrag_gds.search.near import (
+    ANSWER_CLASSES,
+    DEFAULT_MAX_WORDS,
+    WINDOW_CLASSES,
+    answer_windows,
+    topic_windows,
+    window_features,
+)
 from pathrag_gds.search.nouns import NounWeights, noun_prefixes
 from pathrag_gds.search.planner import ChainScoreFn
 from pathrag_gds.search.schema import Chain, ontology_fingerprint
@@ -89,6 +96,9 @@ class ChainScorer:
         #: one weight per window class around the topic (`search.near`), fitted by `tune`
         self.near_weights = self._near_weights(near.get("weights"), model_dir)
         self.near_words = self._near_words(near.get("max_words", DEFAULT_MAX_WORDS), model_dir)
+        far = chain["far"] if isinstance(chain.get("far"), dict) else {}
+        #: one weight per window class around the question word, for a chain's last hop
+        self.far_weights = self._near_weights(far.get("weights"), model_dir, "far", ANSWER_CLASSES)
         answer_type = chain["answer_type"] if isinstance(chain.get("answer_type"), dict) else {}
         #: weight of the intent's score of a chain's end type, fitted by `tune` (0: trained before it)
         self.answer_type_weight = self._term_weight(
@@ -113,20 +123,22 @@ class ChainScorer:
         self.members = [self._member(str(m), quantization, threads) for m in chain.get("members", [])]
 
     @staticmethod
-    def _near_weights(raw: object, model_dir: Path) -> np.ndarray | None:
-        """The manifest's near-topic weights, checked (absent: a model trained before them)."""
+    def _near_weights(
+        raw: object, model_dir: Path, key: str = "near", classes: tuple[str, ...] = WINDOW_CLASSES
+    ) -> np.ndarray | None:
+        """The manifest's window weights (`chain.<key>.weights`), checked (absent: fitted before them)."""
         if raw is None:
             return None
-        if not isinstance(raw, list) or len(raw) != len(WINDOW_CLASSES):
+        if not isinstance(raw, list) or len(raw) != len(classes):
             raise ModelError(
-                f"{model_dir}/manifest.json: chain.near.weights must be {len(WINDOW_CLASSES)} numbers "
-                f"({', '.join(WINDOW_CLASSES)}); re-run `python -m pathrag_gds tune` for the community"
+                f"{model_dir}/manifest.json: chain.{key}.weights must be {len(classes)} numbers "
+                f"({', '.join(classes)}); re-run `python -m pathrag_gds tune` for the community"
             )
         try:
             return np.asarray([float(x) for x in raw], dtype=np.float32)
         except (TypeError, ValueError) as exc:
             raise ModelError(
-                f"{model_dir}/manifest.json: chain.near.weights must be numbers ({exc}); re-run "
+                f"{model_dir}/manifest.json: chain.{key}.weights must be numbers ({exc}); re-run "
                 "`python -m pathrag_gds tune` for the community"
             ) from exc
 
@@ -270,6 +282,24 @@ class ChainScorer:
 
         return near
 
+    def far_scorer_for(self, masked_question: str, scale: float = 1.0) -> ChainScoreFn | None:
+        """Chain texts read against the words around the question word, weighted as fitted.
+
+        None when the model has no fitted weights, `scale` is 0 or the question has no wh-word.
+        The planner reads each chain's last hop here (:func:`~pathrag_gds.search.planner.last_hops`).
+        """
+        if self.far_weights is None or not scale:
+            return None
+        features = self.far_features(masked_question)
+        if features is None:
+            return None
+        weights = self.far_weights * scale
+
+        def far(texts: Sequence[str]) -> list[float]:
+            return [float(x) for x in features(texts) @ weights] if texts else []
+
+        return far
+
     def answer_types_for(
         self, type_scores: Mapping[str, float], scale: float = 1.0
     ) -> dict[str, float] | None:
@@ -305,6 +335,19 @@ class ChainScorer:
         spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
         classes = [c for _, c in windows]
         return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes)
+
+    def far_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
+        """Texts -> their features against the windows around the question word (texts x 3).
+
+        None when the question has no wh-word (:func:`~pathrag_gds.search.near.answer_windows`).
+        """
+        windows = answer_windows(masked_question, self.near_words)
+        if not windows:
+            return None
+        spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
+        classes = [c for _, c in windows]
+        n = len(ANSWER_CLASSES)
+        return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes, n)
 
 
 _scorers: dict[tuple[str, str, int], ChainScorer] = {}

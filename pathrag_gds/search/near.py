@@ -29,6 +29,10 @@ import numpy as np
 WINDOW_CLASSES = ("before X", "after X", "around X", "before X's", "after X's", "around X's")
 #: The longest run of words read (the topic included) unless a model says otherwise.
 DEFAULT_MAX_WORDS = 6
+#: Where a run of words lies around the question word (`who`, `which`, ...): the answer's end.
+ANSWER_CLASSES = ("before wh", "after wh", "around wh")
+#: Question words whose first one stands for the answer ("who acted in ...", "... directed by who").
+WH_WORDS = frozenset({"who", "whom", "whose", "what", "which", "where", "when"})
 
 
 def topic_windows(masked_question: str, max_words: int = DEFAULT_MAX_WORDS) -> list[tuple[str, int]]:
@@ -53,7 +57,35 @@ def topic_windows(masked_question: str, max_words: int = DEFAULT_MAX_WORDS) -> l
     return list(out.items())
 
 
-def window_features(cosines: np.ndarray, classes: Sequence[int]) -> np.ndarray:
+def answer_windows(masked_question: str, max_words: int = DEFAULT_MAX_WORDS) -> list[tuple[str, int]]:
+    """Every run of 2 to `max_words` words holding the question's first wh-word, with its class.
+
+    The last hop of a chain is the relation the answer stands in, and English often says it next
+    to the question word: "who ACTED IN the films ...", "... are DIRECTED BY who". Classes index
+    :data:`ANSWER_CLASSES`; how much each counts is fitted per model. Empty without a wh-word.
+
+    Example:
+        >>> answer_windows("the films of X are directed by who", 3)
+        [('by who', 0), ('directed by who', 0)]
+        >>> [t for t, c in answer_windows("who acted in X", 3)]
+        ['who acted', 'who acted in']
+    """
+    words = masked_question.split()
+    plain = [re.sub(r"[^\w]", "", w).lower() for w in words]
+    i = next((k for k, w in enumerate(plain) if w in WH_WORDS), None)
+    if i is None:
+        return []
+    out: dict[str, int] = {}
+    for n in range(2, max_words + 1):
+        for a in range(max(0, i - n + 1), min(i, len(words) - n) + 1):
+            b = a + n - 1
+            out.setdefault(" ".join(words[a : b + 1]), 0 if b == i else 1 if a == i else 2)
+    return list(out.items())
+
+
+def window_features(
+    cosines: np.ndarray, classes: Sequence[int], n_classes: int = len(WINDOW_CLASSES)
+) -> np.ndarray:
     """Per text, the best cosine within each window class (texts x windows -> texts x classes).
 
     A class the question has no window of takes the mean of the text's other classes, so its
@@ -64,9 +96,9 @@ def window_features(cosines: np.ndarray, classes: Sequence[int]) -> np.ndarray:
         [[0.8, 0.5, 0.65, 0.65, 0.65, 0.65]]
     """
     cls = np.asarray(classes)
-    feats = np.zeros((cosines.shape[0], len(WINDOW_CLASSES)))
-    present = np.zeros(len(WINDOW_CLASSES), dtype=bool)
-    for c in range(len(WINDOW_CLASSES)):
+    feats = np.zeros((cosines.shape[0], n_classes))
+    present = np.zeros(n_classes, dtype=bool)
+    for c in range(n_classes):
         if (cls == c).any():
             feats[:, c] = cosines[:, cls == c].max(axis=1)
             present[c] = True

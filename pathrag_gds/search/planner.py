@@ -53,6 +53,40 @@ def first_hops(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
     return next_chains(ontology, chain)
 
 
+def last_hops(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
+    """The chain's last hop as a chain of its own; the empty chain's: every hop it could take.
+
+    The hop is read from the node before it, as the question's answer stands to that node.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by"),))
+        >>> chain = TypedChain((("owns", "in"), ("owns", "out")), ("A", "B", "A"))
+        >>> [(c.steps, c.labels) for c in last_hops(onto, chain)]
+        [((('owns', 'out'),), ('B', 'A'))]
+    """
+    if chain.steps:
+        return [TypedChain(chain.steps[-1:], chain.labels[-2:])]
+    return next_chains(ontology, chain)
+
+
+def hop_texts(
+    ontology: Ontology,
+    chains: Sequence[TypedChain],
+    hops: Callable[[Ontology, TypedChain], list[TypedChain]],
+) -> tuple[list[str], list[list[int]]]:
+    """The distinct texts of the chains' `hops`, and for each chain the indices of its own.
+
+    `hops` is :func:`first_hops` or :func:`last_hops`.
+    """
+    index: dict[str, int] = {}
+    per_chain = []
+    for c in chains:
+        texts = [chain_text(ontology, f) for f in hops(ontology, c)]
+        per_chain.append([index.setdefault(t, len(index)) for t in texts])
+    return list(index), per_chain
+
+
 def first_hop_texts(ontology: Ontology, chains: Sequence[TypedChain]) -> tuple[list[str], list[list[int]]]:
     """The distinct texts of the chains' first hops, and for each chain the indices of its own.
 
@@ -63,12 +97,7 @@ def first_hop_texts(ontology: Ontology, chains: Sequence[TypedChain]) -> tuple[l
         >>> first_hop_texts(onto, [one, TypedChain((("owns", "in"), ("owns", "out")), ("A", "B", "A"))])
         (['the b that owns X'], [[0], [0]])
     """
-    index: dict[str, int] = {}
-    per_chain = []
-    for c in chains:
-        texts = [chain_text(ontology, f) for f in first_hops(ontology, c)]
-        per_chain.append([index.setdefault(t, len(index)) for t in texts])
-    return list(index), per_chain
+    return hop_texts(ontology, chains, first_hops)
 
 
 def score_chains(
@@ -80,6 +109,7 @@ def score_chains(
     near_weight: float = 0.0,
     answer_types: Mapping[str, float] | None = None,
     nouns: Mapping[Chain, NounWeights] | None = None,
+    far: ChainScoreFn | None = None,
 ) -> list[float]:
     """Each chain's score: the question against its text, its first hop, the answer type asked.
 
@@ -91,6 +121,8 @@ def score_chains(
     label: "in what country was X born" asks for the chain that ends at a country. `nouns` (chain
     -> weights, :func:`~pathrag_gds.search.nouns.noun_prefixes`) adds the terms of the chain a
     relational noun of the question names ("X's grandchildren") to the chains that start with it.
+    `far` reads each chain's last hop (:func:`last_hops`) against the words around the question
+    word (weighted already, :func:`pathrag_gds.search.near.answer_windows`).
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
@@ -110,14 +142,28 @@ def score_chains(
         sims = [sim + answer_types.get(c.labels[-1], 0.0) for sim, c in zip(sims, chains, strict=True)]
     if nouns:
         sims = [sim + t for sim, t in zip(sims, noun_term(chains, nouns), strict=True)]
+    if far is not None and chains:
+        sims = _add_hops(sims, ontology, chains, far, 1.0, last_hops)
     if near is None or near_weight <= 0.0 or not chains:
         return sims
-    distinct, firsts = first_hop_texts(ontology, chains)
-    read = [float(x) for x in near(distinct)] if distinct else []
+    return _add_hops(sims, ontology, chains, near, near_weight, first_hops)
+
+
+def _add_hops(
+    sims: list[float],
+    ontology: Ontology,
+    chains: Sequence[TypedChain],
+    read_fn: ChainScoreFn,
+    weight: float,
+    hops: Callable[[Ontology, TypedChain], list[TypedChain]],
+) -> list[float]:
+    """`sims` plus `weight` times the mean reading of each chain's `hops`' texts."""
+    distinct, per_chain = hop_texts(ontology, chains, hops)
+    read = [float(x) for x in read_fn(distinct)] if distinct else []
     out = []
-    for sim, idx in zip(sims, firsts, strict=True):
+    for sim, idx in zip(sims, per_chain, strict=True):
         if idx:
-            sim += near_weight * sum(read[i] for i in idx) / len(idx)
+            sim += weight * sum(read[i] for i in idx) / len(idx)
         out.append(sim)
     return out
 
@@ -189,6 +235,7 @@ def plan_chains(
     answer_types: Mapping[str, float] | None = None,
     first_steps: Collection[tuple[str, str]] | None = None,
     nouns: Mapping[Chain, NounWeights] | None = None,
+    far: ChainScoreFn | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -197,7 +244,7 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
-    `near`, `near_weight`, `answer_types` and `nouns` are the question's other terms
+    `near`, `near_weight`, `answer_types`, `nouns` and `far` are the question's other terms
     (:func:`score_chains`).
     `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
     reach an answer and is not planned (None: every step of the schema).
@@ -216,7 +263,7 @@ def plan_chains(
             if not cand:
                 break
             ts = [chain_text(ontology, c) for c in cand]
-            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns)
+            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns, far)
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in scored or sim > scored[c.steps]:
                     scored[c.steps] = sim

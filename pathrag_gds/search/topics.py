@@ -25,6 +25,8 @@ Example:
     ...         return None
     ...     def nouns_for(self, masked, ontology, scale=1.0):
     ...         return None
+    ...     def far_scorer_for(self, masked, scale=1.0):
+    ...         return None
     >>> ctx = QueryContext("Who owns Bob?", max_depth=3, topics={"bob"})
     >>> ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     >>> topic_plans(Chains(), ctx, onto, ["bob", "jane"], Settings())["bob"].best
@@ -71,6 +73,10 @@ class ChainScorers(Protocol):
         """End label -> its weighted answer-type term (None: no fitted weight, or off)."""
         ...
 
+    def far_scorer_for(self, masked_question: str, scale: float = 1.0) -> ChainScoreFn | None:
+        """Chain texts against the words around the question word (None: no weights, no wh-word, off)."""
+        ...
+
     def nouns_for(
         self, masked_question: str, ontology: Ontology, scale: float = 1.0
     ) -> dict[Chain, NounWeights] | None:
@@ -84,17 +90,20 @@ def question_terms(
     type_scores: Mapping[str, float],
     settings: Settings,
     ontology: Ontology,
-) -> tuple[ChainScoreFn | None, float, dict[str, float] | None, dict[Chain, NounWeights] | None]:
+) -> tuple[
+    ChainScoreFn | None, float, dict[str, float] | None, dict[Chain, NounWeights] | None, ChainScoreFn | None
+]:
     """The question's terms beside its whole-question chain scores, as the settings scale them.
 
-    (near-topic scorer, its weight, answer types, relational nouns): the arguments
-    `planner.score_chains` takes after the score function. The search's plans and `eval plans`
-    both read them from here.
+    (near-topic scorer, its weight, answer types, relational nouns, answer-end scorer): the
+    arguments `planner.score_chains` takes after the score function. The search's plans and
+    `eval plans` both read them from here.
     """
     weight = settings.chain_near_weight
     near = scorer.near_scorer_for(masked) if weight else None
     answer_types = scorer.answer_types_for(type_scores, settings.chain_type_weight)
-    return near, weight, answer_types, scorer.nouns_for(masked, ontology, settings.chain_noun_weight)
+    nouns = scorer.nouns_for(masked, ontology, settings.chain_noun_weight)
+    return near, weight, answer_types, nouns, scorer.far_scorer_for(masked, settings.chain_far_weight)
 
 
 def topic_plans(
@@ -128,7 +137,7 @@ def topic_plans(
         steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
         key = (masked, labels, steps)
         if key not in memo:
-            near, weight, answer_types, nouns = question_terms(scorer, masked, types, settings, ontology)
+            near, weight, answer_types, nouns, far = question_terms(scorer, masked, types, settings, ontology)
             memo[key] = plan_chains(
                 scorer.scorer_for(masked),
                 ontology,
@@ -142,6 +151,7 @@ def topic_plans(
                 answer_types=answer_types,
                 first_steps=steps,
                 nouns=nouns,
+                far=far,
             )
         if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
             plans[t] = memo[key]

@@ -5,9 +5,10 @@ chain of the schema from its topic's label is scored as the search scores it (th
 against the chain text); its first hop gets its window features (`search/near.py`) and its end
 label the score the question's intent gives that type (`intent.Intent.type_scores`); and 1 when
 it starts with the chain a relational noun of the question names, and 1 when it is that chain
-(`search/nouns.py`). One weight per window class, one for the answer type and two for the noun are
-fitted together so that the gold chain comes first: six numbers for the manifest's `chain.near`,
-one for `chain.answer_type`, two for `chain.noun`.
+(`search/nouns.py`); its last hop the window features around the question word. One weight per
+window class, one for the answer type, two for the noun and one per answer-end class are fitted
+together so that the gold chain comes first: six numbers for the manifest's `chain.near`, one for
+`chain.answer_type`, two for `chain.noun`, three for `chain.far`.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights
+from pathrag_gds.search.near import ANSWER_CLASSES, WINDOW_CLASSES, fit_weights
 from pathrag_gds.search.nouns import named_chains, noun_term
-from pathrag_gds.search.planner import first_hop_texts
+from pathrag_gds.search.planner import first_hop_texts, hop_texts, last_hops
 from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
 
 #: Chains scored per topic label when fitting (the schema's first ones, the empty chain first).
@@ -38,10 +39,12 @@ def near_groups(
 
     The features of a chain are its first hop's window features, then the type score of its end,
     then whether it starts with a chain a relational noun of the question names, and whether it is
-    that chain.
+    that chain, then its last hop's window features around the question word (the mean class
+    where the question has no wh-word).
     """
-    # per topic label: the schema's chains, their texts, their first hops' texts (as the search)
+    # per topic label: the schema's chains, their texts, their first and last hops' texts
     pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
+    lasts: dict[str, tuple[list[str], list[list[int]]]] = {}
     groups = []
     for n, (masked, gold, types) in enumerate(questions, 1):
         label = gold.labels[0]
@@ -50,6 +53,7 @@ def near_groups(
             chains = list({c.steps: c for c in schema}.values())
             texts = [chain_text(ontology, c) for c in chains]
             pools[label] = (chains, texts, *first_hop_texts(ontology, chains))
+            lasts[label] = hop_texts(ontology, chains, last_hops)
         chains, texts, distinct, firsts = pools[label]
         features = scorer.near_features(masked)
         if features is None or not distinct:
@@ -60,7 +64,14 @@ def near_groups(
         named = named_chains(masked, ontology)
         starts = noun_term(chains, {c: (1.0, 0.0) for c in named})
         exact = noun_term(chains, {c: (0.0, 1.0) for c in named})
-        per_chain = np.concatenate([per_chain, ends, np.column_stack([starts, exact])], axis=1)
+        far_features = scorer.far_features(masked)
+        if far_features is None:
+            far = np.zeros((len(chains), len(ANSWER_CLASSES)))
+        else:
+            far_distinct, far_idx = lasts[label]
+            far_read = far_features(far_distinct)
+            far = np.stack([far_read[idx].mean(axis=0) for idx in far_idx])
+        per_chain = np.concatenate([per_chain, ends, np.column_stack([starts, exact]), far], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
         groups.append((base, per_chain.astype(np.float64), golds))
@@ -88,26 +99,27 @@ def fit_near(
     questions: Sequence[tuple[str, TypedChain, Mapping[str, float]]],
     max_depth: int,
     progress: Callable[[int, int], None] | None = None,
-) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """The manifest's `chain.near`, `chain.answer_type` and `chain.noun` entries, fitted together.
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The manifest's `chain.near`, `chain.answer_type`, `chain.noun` and `chain.far`, fitted together.
 
     `near` holds the window weights and what the terms did on the fit questions (top-1 of the
     gold chain with no term, with the window term alone, with all); `answer_type` and `noun` their
     weights (`noun` also how many fit questions name a chain with a relational noun).
     """
     groups = near_groups(scorer, ontology, questions, max_depth, progress)
-    k = len(WINDOW_CLASSES)
+    k, a = len(WINDOW_CLASSES), len(ANSWER_CLASSES)
     weights = fit_weights(groups, temperature=scorer.temperature)
-    if len(weights) != k + 3:
-        weights = [0.0] * (k + 3)
+    if len(weights) != k + 3 + a:
+        weights = [0.0] * (k + 3 + a)
     alone = fit_weights([(b, f[:, :k], g) for b, f, g in groups], temperature=scorer.temperature)
+    no_far = [*weights[: k + 3], *([0.0] * a)]
     near = {
         "weights": weights[:k],
         "classes": list(WINDOW_CLASSES),
         "max_words": scorer.near_words,
         "questions": len(groups),
-        "top1_without": top1(groups, [0.0] * (k + 3)),
-        "top1_near": top1(groups, [*alone, 0.0, 0.0, 0.0]) if len(alone) == k else None,
+        "top1_without": top1(groups, [0.0] * (k + 3 + a)),
+        "top1_near": top1(groups, [*alone, *([0.0] * (3 + a))]) if len(alone) == k else None,
         "top1_with": top1(groups, weights),
         "data": "the generated questions held out from training the dual encoder",
     }
@@ -122,7 +134,13 @@ def fit_near(
         "(weight); 1 more when it is that chain (exact_weight)",
         "questions": sum(1 for _, f, _ in groups if f[:, k + 1].any()),
     }
-    return near, answer_type, noun
+    far = {
+        "weights": weights[k + 3 :],
+        "classes": list(ANSWER_CLASSES),
+        "feature": "a chain's last hop against the runs of words holding the question's first wh-word",
+        "top1_without_far": top1(groups, no_far),
+    }
+    return near, answer_type, noun, far
 
 
 def fit_terms(
@@ -134,7 +152,7 @@ def fit_terms(
     progress: Callable[[int, int], None] | None = None,
 ) -> None:
     """:func:`fit_near`, written into a manifest's `chain` entry (`near.models` for an ensemble)."""
-    near, answer_type, noun = fit_near(scorer, ontology, questions, max_depth, progress)
+    near, answer_type, noun, far = fit_near(scorer, ontology, questions, max_depth, progress)
     if scorer.members:
         near["models"] = 1 + len(scorer.members)
-    chain.update(near=near, answer_type=answer_type, noun=noun)
+    chain.update(near=near, answer_type=answer_type, noun=noun, far=far)

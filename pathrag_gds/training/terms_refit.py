@@ -82,4 +82,4 @@ def refit_terms(
     }
     write_manifest(model_dir, manifest)
     reset_chain_scorers()
-    return {k: chain[k] for k in ("near", "answer_type", "noun")}
+    return {k: chain[k] for k in ("near", "answer_type", "noun", "far")}

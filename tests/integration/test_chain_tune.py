@@ -20,7 +20,7 @@ from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
 from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.errors import ModelError
 from pathrag_gds.graph import Graph
-from pathrag_gds.search.near import WINDOW_CLASSES
+from pathrag_gds.search.near import ANSWER_CLASSES, WINDOW_CLASSES
 from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
 
 pytestmark = [pytest.mark.integration, pytest.mark.torch, pytest.mark.slow]
@@ -59,6 +59,8 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     # the answer-type weight, fitted with them on the intent's type scores of the same questions
     assert isinstance(manifest["chain"]["answer_type"]["weight"], float)
     assert {"top1_without", "top1_near", "top1_with"} <= set(near)
+    # and the last hop's weights around the question word
+    assert len(manifest["chain"]["far"]["weights"]) == len(ANSWER_CLASSES)
     # fitted against the ensemble's mean scores, which the search adds them to (not the first model's)
     assert near["models"] == 2 and any(s == "question-term fit (ensemble)" for s in stages)
     assert "models" not in member["chain"]["near"]  # a member keeps its own fit
@@ -95,6 +97,7 @@ def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
     assert after["chain"]["near"] == before["chain"]["near"] == fitted["near"]
     assert after["chain"]["answer_type"] == before["chain"]["answer_type"]
     assert after["chain"]["noun"] == before["chain"]["noun"] and "weight" in after["chain"]["noun"]
+    assert after["chain"]["far"] == before["chain"]["far"] == fitted["far"]
     assert after["chain"]["terms_refit"]["questions"] == before["chain"]["near"]["questions"]
     assert (folder / "model_int8.onnx").read_bytes() == onnx
     assert after["files"] == before["files"]

@@ -6,8 +6,15 @@ import numpy as np
 import pytest
 
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.search.near import WINDOW_CLASSES, fit_weights, topic_windows, window_features
-from pathrag_gds.search.planner import plan_chains, score_chains
+from pathrag_gds.search.near import (
+    ANSWER_CLASSES,
+    WINDOW_CLASSES,
+    answer_windows,
+    fit_weights,
+    topic_windows,
+    window_features,
+)
+from pathrag_gds.search.planner import last_hops, plan_chains, score_chains
 from pathrag_gds.search.schema import TypedChain, chain_text, next_chains
 from pathrag_gds.training.near_fit import fit_near, near_groups, top1
 
@@ -106,6 +113,9 @@ class FakeScorer:
 
         return features
 
+    def far_features(self, masked: str):  # type: ignore[no-untyped-def]
+        return None  # the question word says nothing here
+
     def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
         # the whole question prefers the swapped chain a little, the asked one next
         best = {chain_text(FILMS, SWAPPED): 0.51, chain_text(FILMS, ASKED): 0.5}
@@ -116,8 +126,9 @@ def test_tune_fits_the_weights_on_held_out_questions_and_reports_what_they_did()
     questions = [("the films by the director of X", ASKED, {})] * 5 + [("no topic here", ASKED, {})]
     groups = near_groups(FakeScorer(), FILMS, questions, max_depth=2)
     assert len(groups) == 5  # a question without a masked topic is not fitted on
-    near, answer_type, noun = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
+    near, answer_type, noun, far = fit_near(FakeScorer(), FILMS, questions, max_depth=2)
     assert near["classes"] == list(WINDOW_CLASSES) and near["questions"] == 5
+    assert far["classes"] == list(ANSWER_CLASSES) and far["weights"] == [0.0] * len(ANSWER_CLASSES)
     assert near["top1_without"] < near["top1_with"] == 1.0 and near["top1_near"] == 1.0
     assert near["weights"][0] > 0
     assert answer_type["weight"] == 0.0  # no type scores: nothing to learn from
@@ -141,7 +152,7 @@ class TypeBlindScorer(FakeScorer):
 def test_the_answer_type_the_intent_reads_is_weighted_by_the_fit() -> None:
     """'Who directed X?' asks for a person: the chain ending at a Person wins once the type is fitted."""
     questions = [("who directed X", DIRECTOR, {"Person": 0.9, "Movie": 0.1})] * 4
-    near, answer_type, _ = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
+    near, answer_type, _, _ = fit_near(TypeBlindScorer(), FILMS, questions, max_depth=2)
     assert answer_type["weight"] > 0
     assert near["top1_without"] == near["top1_near"] == 0.0 and near["top1_with"] == 1.0
     types = {t: answer_type["weight"] * v for t, v in questions[0][2].items()}
@@ -176,7 +187,7 @@ class HopBlindScorer(TypeBlindScorer):
 def test_the_chain_a_relational_noun_names_is_weighted_by_the_fit() -> None:
     """'X's grandchildren' names two `parent_of` hops: with the fitted weight that chain comes first."""
     questions = [("who are the grandchildren of X", GRANDCHILD, {})] * 4
-    near, _, noun = fit_near(HopBlindScorer(), KIN, questions, max_depth=2)
+    near, _, noun, _ = fit_near(HopBlindScorer(), KIN, questions, max_depth=2)
     assert noun["weight"] + noun["exact_weight"] > 0 and noun["questions"] == 4
     assert near["top1_without"] == 0.0 and near["top1_with"] == 1.0
     chains = [CHILD, GRANDCHILD]
@@ -187,3 +198,62 @@ def test_the_chain_a_relational_noun_names_is_weighted_by_the_fit() -> None:
     weights = (noun["weight"], noun["exact_weight"])
     named = score_chains(KIN, chains, texts, whole, nouns={GRANDCHILD.steps: weights})
     assert named[1] > named[0]
+
+
+def test_answer_windows_hold_the_first_question_word() -> None:
+    classes = {t: ANSWER_CLASSES[c] for t, c in answer_windows("who acted in the films of X", 3)}
+    assert classes == {"who acted": "after wh", "who acted in": "after wh"}
+    end = {t: ANSWER_CLASSES[c] for t, c in answer_windows("the films of X are directed by who?", 3)}
+    assert end == {"by who?": "before wh", "directed by who?": "before wh"}  # punctuation stays
+    assert answer_windows("tell me about X's films that which won", 2)[0] == ("that which", 0)
+    assert answer_windows("X's director", 6) == []  # no question word: nothing to read
+
+
+#: "who acted in the films written by the writer of X": the asked chain ends in `starred`, the
+#: whole question's pooled vector prefers the chain that ends in `written_by` again.
+ACTED = TypedChain((("directed_by", "out"), ("directed_by", "in"), ("starred", "out")),
+                   ("Movie", "Person", "Movie", "Person"))  # fmt: skip
+REWRITTEN = TypedChain((("directed_by", "out"), ("directed_by", "in"), ("directed_by", "out")),
+                       ("Movie", "Person", "Movie", "Person"))  # fmt: skip
+
+
+class EndBlindScorer(FakeScorer):
+    """The whole question prefers REWRITTEN; the words after `who` read `starred` best."""
+
+    def near_features(self, masked: str):  # type: ignore[no-untyped-def]
+        return lambda texts: np.full((len(texts), len(WINDOW_CLASSES)), 0.3)
+
+    def far_features(self, masked: str):  # type: ignore[no-untyped-def]
+        def features(texts: list[str]) -> np.ndarray:
+            feats = np.full((len(texts), len(ANSWER_CLASSES)), 0.3)
+            for i, t in enumerate(texts):
+                if t == "the person that starred in X":
+                    feats[i, ANSWER_CLASSES.index("after wh")] = 0.9
+            return feats
+
+        return features
+
+    def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
+        best = {chain_text(FILMS, REWRITTEN): 0.52, chain_text(FILMS, ACTED): 0.5}
+        return lambda texts: [best.get(t, 0.4) for t in texts]
+
+
+def test_the_last_hop_read_near_the_question_word_is_weighted_by_the_fit() -> None:
+    assert [c.steps for c in last_hops(FILMS, ACTED)] == [(("starred", "out"),)]
+    questions = [("who acted in the films directed by the director of X", ACTED, {})] * 4
+    near, _, _, far = fit_near(EndBlindScorer(), FILMS, questions, max_depth=3)
+    assert far["weights"][ANSWER_CLASSES.index("after wh")] > 0
+    assert far["top1_without_far"] == 0.0 and near["top1_with"] == 1.0
+    chains = [REWRITTEN, ACTED]
+    texts = [chain_text(FILMS, c) for c in chains]
+    scorer = EndBlindScorer()
+    whole = scorer.scorer_for(questions[0][0])
+    read = scorer.far_features(questions[0][0])
+
+    def far_fn(ts):  # type: ignore[no-untyped-def]
+        return list(read(ts) @ np.asarray(far["weights"]))
+
+    plain = score_chains(FILMS, chains, texts, whole)
+    assert plain[0] > plain[1]
+    with_far = score_chains(FILMS, chains, texts, whole, far=far_fn)
+    assert with_far[1] > with_far[0]

@@ -414,7 +414,7 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
 
     shipped = chain_model_dir(Settings(), "people")
     people = json.loads((shipped / "manifest.json").read_text(encoding="utf-8"))
-    chain = {k: v for k, v in people["chain"].items() if k not in ("near", "answer_type")}
+    chain = {k: v for k, v in people["chain"].items() if k not in ("near", "answer_type", "far")}
     before = tmp_path / "before"
     _linked_model(shipped, before, people | {"chain": chain})
     assert ChainScorer(before).near_scorer_for("where was X's mother born") is None  # trained before the fit
@@ -434,6 +434,19 @@ def test_near_topic_weights_are_read_from_the_manifest_and_checked(tmp_path) -> 
     _linked_model(shipped, bad, people | {"chain": chain | {"near": {"weights": [1.0, 2.0]}}})
     with pytest.raises(ModelError, match=str(bad)):
         ChainScorer(bad)
+    assert scorer.far_scorer_for("who is X's mother") is None  # no `chain.far`: fitted before it
+    far_w = [0.0, 1.0, 0.0]  # after the question word
+    ends = tmp_path / "ends"
+    _linked_model(shipped, ends, people | {"chain": chain | {"far": {"weights": far_w}}})
+    far = ChainScorer(ends).far_scorer_for("who employs the mother of X")
+    assert far is not None and ChainScorer(ends).far_scorer_for("X's mother") is None  # no wh-word
+    assert ChainScorer(ends).far_scorer_for("who employs X", scale=0.0) is None  # off
+    employer, mother = far(["the company that employs X", "the person that is a parent of X"])
+    assert employer > mother  # "who employs" names the last hop
+    bad_far = tmp_path / "bad_far"
+    _linked_model(shipped, bad_far, people | {"chain": chain | {"far": {"weights": [1.0]}}})
+    with pytest.raises(ModelError, match=r"chain\.far\.weights must be 3 numbers"):
+        ChainScorer(bad_far)
     assert scorer.answer_type_weight == 0.0  # no `chain.answer_type`: trained before its fit
     assert scorer.answer_types_for({"City": 1.0}) is None
     typed = tmp_path / "typed"
@@ -520,6 +533,9 @@ def test_a_plan_whose_best_chain_is_unsure_is_not_followed() -> None:
             return None
 
         def nouns_for(self, masked, ontology, scale=1.0):  # type: ignore[no-untyped-def]
+            return None
+
+        def far_scorer_for(self, masked, scale=1.0):  # type: ignore[no-untyped-def]
             return None
 
     ctx = QueryContext("Who owns Bob?", max_depth=2, topics={"bob"})
