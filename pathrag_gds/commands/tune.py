@@ -207,7 +207,8 @@ def _refit_terms(args: argparse.Namespace) -> int:
     Console(stderr=True).print(
         f"[green]question terms[/] of {args.community}'s chain model fitted again on {near['questions']} "
         f"held-out questions: answer type {fitted['answer_type']['weight']:.4f}, relational noun "
-        f"{fitted['noun']['weight']:.4f} ({fitted['noun']['questions']} questions name one); top-1 "
+        f"{fitted['noun']['weight']:.4f} ({fitted['noun']['questions']} questions name one), last hop "
+        f"near the question word {', '.join(f'{w:.3f}' for w in fitted['far']['weights'])}; top-1 "
         f"{near['top1_without']:.3f} without the terms, {near['top1_with']:.3f} with them"
     )
     return 0

@@ -1,12 +1,13 @@
 """Fit a chain model's question terms again, its dual encoder untouched (`tune --refit-terms`).
 
-The question terms (the first hop read near the topic, the answer type the intent reads, the
-chain a relational noun names) are weights fitted on the held-out generated questions after
-training (:mod:`pathrag_gds.training.near_fit`). When the way the search reads a question changes
-(the intent, a new term), the weights can be fitted again without training: the held-out questions
-are generated again from the graph with the options the model was tuned with (the same seed
-gives the same questions), and only `chain.near`, `chain.answer_type` and `chain.noun` of its
-manifest are rewritten, with `chain.terms_refit` saying when and with which code:
+The question terms (the first hop read near the topic, the answer type the intent reads, the chain a
+relational noun names, the last hop read near the question word) are weights fitted on the held-out
+generated questions after training (:mod:`pathrag_gds.training.near_fit`). When the way the search
+reads a question changes (the intent, a new term), the weights can be fitted again without training:
+the held-out questions are generated again from the graph with the options the model was tuned with
+(the same seed gives the same questions), and only `chain.near`, `chain.answer_type`, `chain.noun`
+and `chain.far` of its manifest are rewritten, with `chain.terms_refit` saying when and with which
+code:
 `python -m pathrag_gds tune --community people --refit-terms`.
 """
 
