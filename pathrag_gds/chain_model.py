@@ -79,7 +79,10 @@ class ChainScorer:
 
     name = "chains"
 
-    def __init__(self, model_dir: Path, *, quantization: str = "int8", threads: int = 1) -> None:
+    def __init__(
+        self, model_dir: Path, *, quantization: str = "int8", threads: int = 1, terms: bool = True
+    ) -> None:
+        """Load the model; `terms=False` leaves the fitted question terms out (the refit replaces them)."""
         manifest = read_json(model_dir / "manifest.json")
         chain = manifest.get("chain") if isinstance(manifest, dict) else None
         if not isinstance(chain, dict):
@@ -93,6 +96,9 @@ class ChainScorer:
         #: the longest chain its training questions asked for: longer chains are not planned
         self.max_depth = int((chain.get("options") or {}).get("max_depth", 3))
         near = chain["near"] if isinstance(chain.get("near"), dict) else {}
+        if not terms:  # a refit reads none of the fitted weights: they may be of a shape it replaces
+            near = {"max_words": near.get("max_words", DEFAULT_MAX_WORDS)}
+            chain = {k: v for k, v in chain.items() if k not in ("far", "answer_type", "noun")}
         #: one weight per window class around the topic (`search.near`), fitted by `tune`
         self.near_weights = self._near_weights(near.get("weights"), model_dir)
         self.near_words = self._near_words(near.get("max_words", DEFAULT_MAX_WORDS), model_dir)
@@ -120,7 +126,7 @@ class ChainScorer:
         self._lock = threading.Lock()
         self._load_vectors(model_dir / CHAIN_VECTORS)
         #: other dual encoders trained with other seeds (`tune --seeds N`): scores are the mean
-        self.members = [self._member(str(m), quantization, threads) for m in chain.get("members", [])]
+        self.members = [self._member(str(m), quantization, threads, terms) for m in chain.get("members", [])]
 
     @staticmethod
     def _near_weights(
@@ -162,7 +168,7 @@ class ChainScorer:
             "re-run `python -m pathrag_gds tune` for the community"
         )
 
-    def _member(self, name: str, quantization: str, threads: int) -> ChainScorer:
+    def _member(self, name: str, quantization: str, threads: int, terms: bool = True) -> ChainScorer:
         """One ensemble member: a chain model in a sub-folder, of the same ontology and depth."""
         folder = self.model_dir / name
         if not (folder / "manifest.json").is_file() or folder.parent != self.model_dir:
@@ -170,7 +176,7 @@ class ChainScorer:
                 f"{self.model_dir}: ensemble member {name!r} is not a sub-folder with a manifest.json; "
                 "re-run `python -m pathrag_gds tune` for the community"
             )
-        member = ChainScorer(folder, quantization=quantization, threads=threads)
+        member = ChainScorer(folder, quantization=quantization, threads=threads, terms=terms)
         if member.members or (member.ontology_hash, member.max_depth) != (self.ontology_hash, self.max_depth):
             raise ModelError(
                 f"{folder}: not a member of the ensemble in {self.model_dir} (another ontology or depth, "

@@ -66,7 +66,8 @@ def refit_terms(
     ontology, questions, entities = generate_questions(options, svc, progress)
     hold, _ = split_held_out(questions, options.seed)
     held, _ = held_out_chains(hold, entities, ontology, svc.embedder, options.max_depth)
-    scorer = ChainScorer(model_dir, quantization=s.quantization, threads=options.threads)
+    # the weights it replaces are not read: a term the code reads another way now is no error
+    scorer = ChainScorer(model_dir, quantization=s.quantization, threads=options.threads, terms=False)
     scorer.check_ontology(ontology)
     fit_terms(
         chain,

@@ -101,6 +101,13 @@ def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
     assert after["chain"]["terms_refit"]["questions"] == before["chain"]["near"]["questions"]
     assert (folder / "model_int8.onnx").read_bytes() == onnx
     assert after["files"] == before["files"]
+    # weights of a shape the code no longer reads (a term changed) are what a refit replaces
+    stale = after | {"chain": after["chain"] | {"far": {"weights": [1.0]}, "near": {"weights": [2.0]}}}
+    (folder / "manifest.json").write_text(json.dumps(stale), encoding="utf-8")
+    with pytest.raises(ModelError, match=r"chain\.near\.weights must be 6 numbers"):
+        ChainScorer(folder)
+    assert refit_terms(community, settings)["far"] == fitted["far"]
+    ChainScorer(folder)  # usable again
     # a community without a chain model says what to run
     with pytest.raises(ModelError, match="tune --community nowhere"):
         refit_terms("nowhere", settings)
