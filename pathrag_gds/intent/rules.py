@@ -31,12 +31,9 @@ import numpy as np
 
 from pathrag_gds.intent.lexicon import (
     ATTRIBUTE_NOUNS,
-    COPULAS,
     DEFINITION_OPENERS,
     DEFINITION_WH,
     DO_SUPPORT,
-    KIND_OF_WORDS,
-    MASK,
     PERSON_WH,
     PHRASE_FILLER,
     RELATIVE_WORDS,
@@ -51,7 +48,7 @@ from pathrag_gds.intent.mentions import (
     type_mentions,
 )
 from pathrag_gds.intent.model import EXPECTED_MIN, Encoder, softmax_scores
-from pathrag_gds.intent.text import main_clause, singular, verb_key, wh_and_noun, words
+from pathrag_gds.intent.text import asks_kind_of_named, main_clause, singular, verb_key, wh_and_noun, words
 from pathrag_gds.intent.vocabulary import OntologyVocabulary
 from pathrag_gds.paths import EntityRecord
 
@@ -96,23 +93,8 @@ class Reading:
 
     @property
     def kind_of_named(self) -> bool:
-        """`what kind of movie is X?`: kind word, `of`, a noun, a copula, then the named entity alone.
-
-        Example:
-            >>> read_question("What kind of movie is [Heat]?").kind_of_named
-            True
-            >>> read_question("What kind of dog chases [Bob]?").kind_of_named
-            False
-        """
-        w = self.words
-        if not self.wh or self.wh not in w:
-            return False
-        i = w.index(self.wh)
-        if len(w) < i + 4 or w[i + 1] not in KIND_OF_WORDS or w[i + 2] != "of":
-            return False
-        rest = w[i + 3 :]
-        cop = next((k for k, x in enumerate(rest) if x in COPULAS), None)
-        return cop is not None and cop >= 1 and rest[cop + 1 :] == (MASK.lower(),)
+        """`what kind of movie is X?` (:func:`~.text.asks_kind_of_named`)."""
+        return asks_kind_of_named(self.words, self.wh)
 
     @property
     def one_clause(self) -> bool:

@@ -16,6 +16,7 @@ from itertools import takewhile
 from pathrag_gds.intent.lexicon import (
     ATTRIBUTE_OPENERS,
     AUXILIARY_OPENERS,
+    COPULAS,
     KIND_OF_WORDS,
     MASK,
     NOUN_PHRASE_WORDS,
@@ -104,6 +105,25 @@ def asks_for_a_kind(tokens: Sequence[str], i: int) -> bool:
         False
     """
     return tokens[i] in KIND_OF_WORDS and (i + 1 >= len(tokens) or tokens[i + 1] != "of")
+
+
+def asks_kind_of_named(tokens: Sequence[str], wh: str) -> bool:
+    """`what kind of movie is X?`: kind word, `of`, a noun, a copula, then the masked entity alone.
+
+    Example:
+        >>> asks_kind_of_named("what kind of movie is x".split(), "what")
+        True
+        >>> asks_kind_of_named("what kind of dog chases x".split(), "what")
+        False
+    """
+    if not wh or wh not in tokens:
+        return False
+    i = list(tokens).index(wh)
+    if len(tokens) < i + 4 or tokens[i + 1] not in KIND_OF_WORDS or tokens[i + 2] != "of":
+        return False
+    rest = list(tokens[i + 3 :])
+    cop = next((k for k, x in enumerate(rest) if x in COPULAS), None)
+    return cop is not None and cop >= 1 and rest[cop + 1 :] == [MASK.lower()]
 
 
 def noun_phrase(tokens: Sequence[str], start: int) -> list[str]:
