@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -49,12 +49,24 @@ def topic_windows(masked_question: str, max_words: int = DEFAULT_MAX_WORDS) -> l
         if core not in ("X", "X's"):
             continue
         possessive = 3 if core == "X's" else 0
-        for n in range(2, max_words + 1):
-            for a in range(max(0, i - n + 1), min(i, len(words) - n) + 1):
-                b = a + n - 1
-                side = 0 if b == i else 1 if a == i else 2
-                out.setdefault(" ".join(words[a : b + 1]), side + possessive)
+        for text, side in runs_holding(words, i, max_words):
+            out.setdefault(text, side + possessive)
     return list(out.items())
+
+
+def runs_holding(words: Sequence[str], i: int, max_words: int) -> Iterator[tuple[str, int]]:
+    """Every run of 2 to `max_words` of `words` holding word `i`, shorter runs first, with its side.
+
+    Side 0: the run ends at word `i`; 1: it starts there; 2: it holds it inside.
+
+    Example:
+        >>> list(runs_holding("the director of X".split(), 3, 3))
+        [('of X', 0), ('director of X', 0)]
+    """
+    for n in range(2, max_words + 1):
+        for a in range(max(0, i - n + 1), min(i, len(words) - n) + 1):
+            b = a + n - 1
+            yield " ".join(words[a : b + 1]), 0 if b == i else 1 if a == i else 2
 
 
 def answer_windows(masked_question: str, max_words: int = DEFAULT_MAX_WORDS) -> list[tuple[str, int]]:
@@ -76,10 +88,8 @@ def answer_windows(masked_question: str, max_words: int = DEFAULT_MAX_WORDS) -> 
     if i is None:
         return []
     out: dict[str, int] = {}
-    for n in range(2, max_words + 1):
-        for a in range(max(0, i - n + 1), min(i, len(words) - n) + 1):
-            b = a + n - 1
-            out.setdefault(" ".join(words[a : b + 1]), 0 if b == i else 1 if a == i else 2)
+    for text, side in runs_holding(words, i, max_words):
+        out.setdefault(text, side)
     return list(out.items())
 
 
