@@ -278,15 +278,7 @@ class ChainScorer:
         """
         if self.near_weights is None:
             return None
-        features = self.near_features(masked_question)
-        if features is None:
-            return None
-        weights = self.near_weights
-
-        def near(texts: Sequence[str]) -> list[float]:
-            return [float(x) for x in features(texts) @ weights] if texts else []
-
-        return near
+        return _weighted(self.near_features(masked_question), self.near_weights)
 
     def far_scorer_for(self, masked_question: str, scale: float = 1.0) -> ChainScoreFn | None:
         """Chain texts read against the words around the question word, weighted as fitted.
@@ -296,15 +288,7 @@ class ChainScorer:
         """
         if self.far_weights is None or not scale:
             return None
-        features = self.far_features(masked_question)
-        if features is None:
-            return None
-        weights = self.far_weights * scale
-
-        def far(texts: Sequence[str]) -> list[float]:
-            return [float(x) for x in features(texts) @ weights] if texts else []
-
-        return far
+        return _weighted(self.far_features(masked_question), self.far_weights * scale)
 
     def answer_types_for(
         self, type_scores: Mapping[str, float], scale: float = 1.0
@@ -335,25 +319,37 @@ class ChainScorer:
 
         The question's windows are encoded once here; None when it holds no masked topic.
         """
-        windows = topic_windows(masked_question, self.near_words)
-        if not windows:
-            return None
-        spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
-        classes = [c for _, c in windows]
-        return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes)
+        return self._window_reader(topic_windows(masked_question, self.near_words), len(WINDOW_CLASSES))
 
     def far_features(self, masked_question: str) -> Callable[[Sequence[str]], np.ndarray] | None:
         """Texts -> their features against the windows around the question word (texts x 3).
 
         None when the question has no wh-word (:func:`~pathrag_gds.search.near.answer_windows`).
         """
-        windows = answer_windows(masked_question, self.near_words)
+        return self._window_reader(answer_windows(masked_question, self.near_words), len(ANSWER_CLASSES))
+
+    def _window_reader(
+        self, windows: Sequence[tuple[str, int]], n_classes: int
+    ) -> Callable[[Sequence[str]], np.ndarray] | None:
+        """Texts -> their best cosine per window class; the windows encoded once here (None: none)."""
         if not windows:
             return None
         spans = np.asarray(self.embedder.encode([t for t, _ in windows]), dtype=np.float32)
         classes = [c for _, c in windows]
-        n = len(ANSWER_CLASSES)
-        return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes, n)
+        return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes, n_classes)
+
+
+def _weighted(
+    features: Callable[[Sequence[str]], np.ndarray] | None, weights: np.ndarray
+) -> ChainScoreFn | None:
+    """Texts -> their window features times the fitted weights (None without features)."""
+    if features is None:
+        return None
+
+    def read(texts: Sequence[str]) -> list[float]:
+        return [float(x) for x in features(texts) @ weights] if texts else []
+
+    return read
 
 
 _scorers: dict[tuple[str, str, int], ChainScorer] = {}
