@@ -24,6 +24,8 @@ from pathrag_gds.search.nouns import named_chains, noun_term
 from pathrag_gds.search.planner import first_hop_texts, hop_texts, last_hops
 from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
 
+#: The distinct texts of some hops, and per chain the indices of its own (`planner.hop_texts`).
+HopTexts = tuple[list[str], list[list[int]]]
 #: Chains scored per topic label when fitting (the schema's first ones, the empty chain first).
 POOL_LIMIT = 4096
 
@@ -39,12 +41,11 @@ def near_groups(
 
     The features of a chain are its first hop's window features, then the type score of its end,
     then whether it starts with a chain a relational noun of the question names, and whether it is
-    that chain, then its last hop's window features around the question word (the mean class
-    where the question has no wh-word).
+    that chain, then its last hop's window features around the question word (0 where the
+    question has no wh-word: the search adds no such term then).
     """
     # per topic label: the schema's chains, their texts, their first and last hops' texts
-    pools: dict[str, tuple[list[TypedChain], list[str], list[str], list[list[int]]]] = {}
-    lasts: dict[str, tuple[list[str], list[list[int]]]] = {}
+    pools: dict[str, tuple[list[TypedChain], list[str], HopTexts, HopTexts]] = {}
     groups = []
     for n, (masked, gold, types) in enumerate(questions, 1):
         label = gold.labels[0]
@@ -52,25 +53,27 @@ def near_groups(
             schema = schema_chains(ontology, label, max_depth, POOL_LIMIT)
             chains = list({c.steps: c for c in schema}.values())
             texts = [chain_text(ontology, c) for c in chains]
-            pools[label] = (chains, texts, *first_hop_texts(ontology, chains))
-            lasts[label] = hop_texts(ontology, chains, last_hops)
-        chains, texts, distinct, firsts = pools[label]
+            pools[label] = (
+                chains,
+                texts,
+                first_hop_texts(ontology, chains),
+                hop_texts(ontology, chains, last_hops),
+            )
+        chains, texts, firsts, lasts = pools[label]
         features = scorer.near_features(masked)
-        if features is None or not distinct:
+        if features is None or not firsts[0]:
             continue
-        read = features(distinct)
-        per_chain = np.stack([read[idx].mean(axis=0) for idx in firsts])
+        per_chain = _hop_means(features, firsts)
         ends = np.asarray([[types.get(c.labels[-1], 0.0)] for c in chains])
         named = named_chains(masked, ontology)
         starts = noun_term(chains, {c: (1.0, 0.0) for c in named})
         exact = noun_term(chains, {c: (0.0, 1.0) for c in named})
         far_features = scorer.far_features(masked)
-        if far_features is None:
-            far = np.zeros((len(chains), len(ANSWER_CLASSES)))
-        else:
-            far_distinct, far_idx = lasts[label]
-            far_read = far_features(far_distinct)
-            far = np.stack([far_read[idx].mean(axis=0) for idx in far_idx])
+        far = (
+            np.zeros((len(chains), len(ANSWER_CLASSES)))
+            if far_features is None
+            else _hop_means(far_features, lasts)
+        )
         per_chain = np.concatenate([per_chain, ends, np.column_stack([starts, exact]), far], axis=1)
         base = np.asarray(scorer.scorer_for(masked)(texts), dtype=np.float64)
         golds = [i for i, c in enumerate(chains) if c.steps == gold.steps]
@@ -78,6 +81,15 @@ def near_groups(
         if progress is not None:
             progress(n, len(questions))
     return groups
+
+
+def _hop_means(
+    features: Callable[[Sequence[str]], np.ndarray], hops: tuple[list[str], list[list[int]]]
+) -> np.ndarray:
+    """Per chain, the mean features of its hops' texts (`planner.hop_texts`), as the search adds them."""
+    distinct, per_chain = hops
+    read = features(distinct)
+    return np.stack([read[idx].mean(axis=0) for idx in per_chain])
 
 
 def top1(groups: Sequence[tuple[np.ndarray, np.ndarray, list[int]]], weights: Sequence[float]) -> float:
