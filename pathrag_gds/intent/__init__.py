@@ -10,6 +10,7 @@ from pathrag_gds.intent.infer import infer_intent
 from pathrag_gds.intent.lexicon import MASK
 from pathrag_gds.intent.mentions import (
     bracket_mentions,
+    definite_descriptions,
     described_entities,
     mask_mentions,
     named_entities,
@@ -35,6 +36,7 @@ __all__ = [
     "OntologyVocabulary",
     "bracket_mentions",
     "clear_vocabulary_cache",
+    "definite_descriptions",
     "described_entities",
     "infer_intent",
     "main_clause",

@@ -87,6 +87,7 @@ def infer_intent(
         noun=d.noun,
         mentions=r.mentions,
         named=tuple(sorted(r.named)),
+        named_as=dict(r.named),
         named_types=r.named_types,
         described=tuple(sorted(r.described)),
         reasons=d.reasons,

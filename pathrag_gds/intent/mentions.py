@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from pathrag_gds.intent.lexicon import DESCRIBED_MIN_WORDS, FUNCTION_WORDS, MASK, MIN_NAME_CHARS, STOP_WORDS
 from pathrag_gds.intent.text import stems
@@ -40,6 +41,55 @@ def named_entities(question: str, entities: Iterable[EntityRecord]) -> dict[str,
         name = e.name.lower().strip()
         if len(name) >= MIN_NAME_CHARS and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", q):
             out[e.id] = e.name
+    return out
+
+
+def _modifiers(attributes: Mapping[str, Any], kinds: Iterable[str]) -> set[str]:
+    """Attribute values of one to three plain words that are not kinds (`silver grey`, `lazy`)."""
+    out: set[str] = set()
+    for value in attributes.values():
+        for v in value if isinstance(value, list | tuple) else [value]:
+            words = str(v).strip().lower().split() if isinstance(v, str) else []
+            if 0 < len(words) <= 3 and all(w.isalpha() for w in words):
+                out.add(" ".join(words))
+    return out - set(kinds)
+
+
+def definite_descriptions(
+    question: str, entities: Iterable[EntityRecord], named: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Entities the question picks out as `the <attribute value> <kind>`: id -> the words that do.
+
+    "the silver grey cat" names the one entity whose kind (:func:`~pathrag_gds.paths.kind_nouns`)
+    is `cat` and one of whose attributes is `silver grey`, as its name would. The definite article
+    is required (`which grey cat ...?` asks for the cat), and the description must fit exactly one
+    candidate: a description two entities fit names neither. Entities in `named` are skipped.
+
+    Example:
+        >>> smokey = EntityRecord("s", ("Animal",), "Smokey", "", {"species": "cat", "fur": "grey"})
+        >>> bob = EntityRecord("b", ("Animal",), "Bob", "", {"species": "cat", "fur": "orange"})
+        >>> definite_descriptions("Who owns the grey cat?", [smokey, bob])
+        {'s': 'the grey cat'}
+        >>> definite_descriptions("Which grey cat sleeps?", [smokey, bob]), definite_descriptions(
+        ...     "Who owns the cat?", [smokey, bob])
+        ({}, {})
+    """
+    named = named or {}
+    q = question.lower()
+    fits: dict[str, dict[str, str]] = {}  # span -> id -> span as written
+    for e in entities:
+        if e.id in named:
+            continue
+        kinds = kind_nouns(e.attributes)
+        for kind in kinds:
+            for mod in _modifiers(e.attributes, kinds):
+                pattern = rf"(?<!\w)the\s+{re.escape(mod)}\s+{re.escape(kind)}(?!\w)"
+                for m in re.finditer(pattern, q):
+                    fits.setdefault(m.group(0), {})[e.id] = question[m.start() : m.end()]
+    out: dict[str, str] = {}
+    for ids in fits.values():
+        if len(ids) == 1:
+            out.update(ids)
     return out
 
 

@@ -48,6 +48,8 @@ class Intent:
         noun: the type noun of the question (`village`, `movies`), or "".
         mentions: named mentions found in the text (`[Jane]`, or candidate entity names).
         named: ids of entities named in the question (set once candidates are known).
+        named_as: id -> the words that name it in the question (its name, or a definite
+            description such as `the silver grey cat`).
         named_types: labels of the named entities.
         described: ids of entities the question names in other words (:func:`described_entities`);
             not in `named`, and not counted in `named_types`.
@@ -62,6 +64,7 @@ class Intent:
     noun: str = ""
     mentions: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
+    named_as: dict[str, str] = field(default_factory=dict)
     named_types: tuple[str, ...] = ()
     described: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
@@ -96,6 +99,7 @@ class Intent:
             "noun": self.noun,
             "mentions": list(self.mentions),
             "named": list(self.named),
+            "named_as": dict(sorted(self.named_as.items())),
             "named_types": list(self.named_types),
             "described": list(self.described),
             "reasons": list(self.reasons),

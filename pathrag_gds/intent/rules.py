@@ -42,6 +42,7 @@ from pathrag_gds.intent.lexicon import (
 )
 from pathrag_gds.intent.mentions import (
     bracket_mentions,
+    definite_descriptions,
     described_entities,
     mask_mentions,
     named_entities,
@@ -65,7 +66,8 @@ class Reading:
     Attributes:
         question: the question as asked.
         entities: candidate entities by id.
-        named: id -> name of the candidates named in the question (:func:`named_entities`).
+        named: id -> the words naming each candidate the question names: its name
+            (:func:`named_entities`) or a definite description (:func:`definite_descriptions`).
         described: id -> the name or kind of those named in other words (:func:`described_entities`).
         mentions: bracketed mentions, then the names of `named`.
         named_types: labels of the named entities, sorted.
@@ -113,6 +115,7 @@ def read_question(question: str, entities: Iterable[EntityRecord] = ()) -> Readi
     """
     by_id = {e.id: e for e in entities}
     named = named_entities(question, by_id.values())
+    named.update(definite_descriptions(question, by_id.values(), named))
     mentions = (*bracket_mentions(question), *named.values())
     masked = mask_mentions(question, mentions)
     wh, noun = wh_and_noun(masked)

@@ -132,7 +132,9 @@ def topic_plans(
     memo: dict[tuple[str, tuple[str, ...], frozenset[tuple[str, str]] | None], ChainPlan] = {}
     types = {} if ctx.intent is None else ctx.intent.type_scores
     for t in topics:
-        masked = mask_mentions(ctx.question, [ctx.entities[t].name])
+        # the words that name the topic: its name, or a description (`the silver grey cat`)
+        said = ctx.intent.named_as.get(t) if ctx.intent is not None else None
+        masked = mask_mentions(ctx.question, [said or ctx.entities[t].name])
         labels = ctx.entities[t].labels
         steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
         key = (masked, labels, steps)

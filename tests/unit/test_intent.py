@@ -16,6 +16,7 @@ import yaml
 from pathrag_gds.config import Settings
 from pathrag_gds.encoders import Embedder, get_embedder
 from pathrag_gds.intent import (
+    definite_descriptions,
     described_entities,
     infer_intent,
     main_clause,
@@ -207,6 +208,21 @@ def test_entities_described_in_other_words(enc: Embedder, bob: Any) -> None:
     wild = EntityRecord("wild_river", ("Movie",), "Wild River")
     assert described_entities("who wrote The River Wild", [wild], {"rw": "The River Wild"}) == {}
     assert list(described_entities("who wrote the movie about a wild river", [wild])) == ["wild_river"]
+
+
+def test_a_definite_description_names_the_one_entity_it_fits(enc: Embedder, bob: Any) -> None:
+    """`the silver grey cat` names Smokey as `Smokey` would: masked, planned from, not the answer."""
+    ontology, ents = bob
+    it = infer_intent("Where does the owner of the silver grey cat work?", ontology, enc, ents)
+    assert it.named == ("smokey",) and it.named_as == {"smokey": "the silver grey cat"}
+    assert it.named_types == ("Animal",) and it.hinted_relations[0] == "works_at"
+    # `orange` fits Bob only; `the cat` (no attribute) and `which ... cat` (no article) name no one
+    assert definite_descriptions("Who owns the orange cat?", ents) == {"bob": "the orange cat"}
+    assert definite_descriptions("Who owns the cat?", ents) == {}
+    assert definite_descriptions("Which silver grey cat dozes in the bakery?", ents) == {}
+    # a description two entities fit names neither
+    twins = [EntityRecord(i, ("Animal",), i, "", {"species": "cat", "fur": "grey"}) for i in ("a", "b")]
+    assert definite_descriptions("Who owns the grey cat?", twins) == {}
 
 
 def test_main_clause_before_a_clause_of_time() -> None:
