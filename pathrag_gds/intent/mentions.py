@@ -44,15 +44,15 @@ def named_entities(question: str, entities: Iterable[EntityRecord]) -> dict[str,
     return out
 
 
-def _modifiers(attributes: Mapping[str, Any], kinds: Iterable[str]) -> set[str]:
-    """Attribute values of one to three plain words that are not kinds (`silver grey`, `lazy`)."""
+def _modifiers(attributes: Mapping[str, Any], kind: str) -> set[str]:
+    """Attribute values of one to three plain words other than `kind` (`silver grey`, `boxer`)."""
     out: set[str] = set()
     for value in attributes.values():
         for v in value if isinstance(value, list | tuple) else [value]:
             words = str(v).strip().lower().split() if isinstance(v, str) else []
             if 0 < len(words) <= 3 and all(w.isalpha() for w in words):
                 out.add(" ".join(words))
-    return out - set(kinds)
+    return out - {kind}
 
 
 def definite_descriptions(
@@ -61,7 +61,8 @@ def definite_descriptions(
     """Entities the question picks out as `the <attribute value> <kind>`: id -> the words that do.
 
     "the silver grey cat" names the one entity whose kind (:func:`~pathrag_gds.paths.kind_nouns`)
-    is `cat` and one of whose attributes is `silver grey`, as its name would. The definite article
+    is `cat` and one of whose attributes is `silver grey`, as its name would ("the boxer dog": a
+    breed before the species). The definite article
     is required (`which grey cat ...?` asks for the cat), and the description must fit exactly one
     candidate: a description two entities fit names neither. Entities in `named` are skipped.
 
@@ -80,9 +81,8 @@ def definite_descriptions(
     for e in entities:
         if e.id in named:
             continue
-        kinds = kind_nouns(e.attributes)
-        for kind in kinds:
-            for mod in _modifiers(e.attributes, kinds):
+        for kind in kind_nouns(e.attributes):
+            for mod in _modifiers(e.attributes, kind):
                 pattern = rf"(?<!\w)the\s+{re.escape(mod)}\s+{re.escape(kind)}(?!\w)"
                 for m in re.finditer(pattern, q):
                     fits.setdefault(m.group(0), {})[e.id] = question[m.start() : m.end()]

@@ -218,6 +218,7 @@ def test_a_definite_description_names_the_one_entity_it_fits(enc: Embedder, bob:
     assert it.named_types == ("Animal",) and it.hinted_relations[0] == "works_at"
     # `orange` fits Bob only; `the cat` (no attribute) and `which ... cat` (no article) name no one
     assert definite_descriptions("Who owns the orange cat?", ents) == {"bob": "the orange cat"}
+    assert definite_descriptions("Who owns the boxer dog?", ents) == {"rex": "the boxer dog"}
     assert definite_descriptions("Who owns the cat?", ents) == {}
     assert definite_descriptions("Which silver grey cat dozes in the bakery?", ents) == {}
     # a description two entities fit names neither
