@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         "wh",
         "noun",
         "named",
+        "named_as",
         "named_types",
         "described",
     ):

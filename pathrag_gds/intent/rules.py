@@ -168,7 +168,14 @@ def top_scores(scores: Mapping[str, float]) -> str:
 
 
 def described_rule(r: Reading, d: Draft) -> Draft:
-    """Note the entities the question names in other words (`when the kitchen was cleaned up`)."""
+    """Note the entities named by a description (`the grey cat`) or in other words (`cleaned up`)."""
+    by_description = [
+        f"{r.entities[i].name} ({w})"
+        for i, w in r.named.items()
+        if i in r.entities and w.lower() != r.entities[i].name.lower()
+    ]
+    if by_description:
+        d = d.because("named by a description: " + ", ".join(by_description))
     if not r.described:
         return d
     said = []

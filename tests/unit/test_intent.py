@@ -216,6 +216,7 @@ def test_a_definite_description_names_the_one_entity_it_fits(enc: Embedder, bob:
     it = infer_intent("Where does the owner of the silver grey cat work?", ontology, enc, ents)
     assert it.named == ("smokey",) and it.named_as == {"smokey": "the silver grey cat"}
     assert it.named_types == ("Animal",) and it.hinted_relations[0] == "works_at"
+    assert "named by a description: Smokey (the silver grey cat)" in it.reasons
     # `orange` fits Bob only; `the cat` (no attribute) and `which ... cat` (no article) name no one
     assert definite_descriptions("Who owns the orange cat?", ents) == {"bob": "the orange cat"}
     assert definite_descriptions("Who owns the boxer dog?", ents) == {"rex": "the boxer dog"}

@@ -546,3 +546,47 @@ def test_a_plan_whose_best_chain_is_unsure_is_not_followed() -> None:
     flat = topic_plans(Chains(False), ctx, onto, ["bob"], Settings(chain_min_best=0.0))
     assert max(flat["bob"].probs.values()) < 0.2  # six chains alike (X itself too): each holds a sixth
     assert topic_plans(Chains(False), ctx, onto, ["bob"], gate) == {}
+
+
+def test_a_topic_named_by_a_description_is_masked_by_its_words() -> None:
+    """The plan reads "Who owns X?" from "Who owns the grey cat?", as from "Who owns Smokey?"."""
+    from pathrag_gds.config import Settings
+    from pathrag_gds.intent.model import Intent
+    from pathrag_gds.paths import EntityRecord
+    from pathrag_gds.search.context import QueryContext
+    from pathrag_gds.search.topics import topic_plans
+
+    onto = Ontology.from_mapping(
+        {"relationship_types": [{"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
+                                 "source": ["Person"], "target": ["Animal"]}]}
+    )  # fmt: skip
+    read: list[str] = []
+
+    class Chains:
+        max_depth, temperature = 1, 0.05
+
+        def check_ontology(self, ontology: Ontology) -> None:
+            pass
+
+        def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
+            read.append(masked)
+            return lambda texts: [1.0 for _ in texts]
+
+        def near_scorer_for(self, masked: str) -> None:
+            return None
+
+        def answer_types_for(self, type_scores, scale=1.0):  # type: ignore[no-untyped-def]
+            return None
+
+        def nouns_for(self, masked, ontology, scale=1.0):  # type: ignore[no-untyped-def]
+            return None
+
+        def far_scorer_for(self, masked, scale=1.0):  # type: ignore[no-untyped-def]
+            return None
+
+    question = "Who owns the grey cat?"
+    ctx = QueryContext(question, max_depth=1, topics={"smokey"})
+    ctx.entities["smokey"] = EntityRecord("smokey", ("Animal",), "Smokey")
+    ctx.intent = Intent(question, named=("smokey",), named_as={"smokey": "the grey cat"})
+    assert set(topic_plans(Chains(), ctx, onto, ["smokey"], Settings(chain_min_best=0.0))) == {"smokey"}
+    assert read == ["Who owns X?"]
