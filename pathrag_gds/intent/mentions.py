@@ -44,15 +44,15 @@ def named_entities(question: str, entities: Iterable[EntityRecord]) -> dict[str,
     return out
 
 
-def _modifiers(attributes: Mapping[str, Any], kind: str) -> set[str]:
-    """Attribute values of one to three plain words other than `kind` (`silver grey`, `boxer`)."""
+def _plain_values(attributes: Mapping[str, Any]) -> set[str]:
+    """Attribute values (list items too) of one to three plain words, lower case (`silver grey`)."""
     out: set[str] = set()
     for value in attributes.values():
         for v in value if isinstance(value, list | tuple) else [value]:
-            words = str(v).strip().lower().split() if isinstance(v, str) else []
+            words = v.lower().split() if isinstance(v, str) else []
             if 0 < len(words) <= 3 and all(w.isalpha() for w in words):
                 out.add(" ".join(words))
-    return out - {kind}
+    return out
 
 
 def definite_descriptions(
@@ -62,9 +62,9 @@ def definite_descriptions(
 
     "the silver grey cat" names the one entity whose kind (:func:`~pathrag_gds.paths.kind_nouns`)
     is `cat` and one of whose attributes is `silver grey`, as its name would ("the boxer dog": a
-    breed before the species). The definite article
-    is required (`which grey cat ...?` asks for the cat), and the description must fit exactly one
-    candidate: a description two entities fit names neither. Entities in `named` are skipped.
+    breed before the species). The definite article is required (`which grey cat ...?` asks for the
+    cat), and the description must fit exactly one candidate: a description two entities fit names
+    neither. Entities in `named` are skipped.
 
     Example:
         >>> smokey = EntityRecord("s", ("Animal",), "Smokey", "", {"species": "cat", "fur": "grey"})
@@ -81,8 +81,9 @@ def definite_descriptions(
     for e in entities:
         if e.id in named:
             continue
+        values = _plain_values(e.attributes)
         for kind in kind_nouns(e.attributes):
-            for mod in _modifiers(e.attributes, kind):
+            for mod in values - {kind}:
                 pattern = rf"(?<!\w)the\s+{re.escape(mod)}\s+{re.escape(kind)}(?!\w)"
                 for m in re.finditer(pattern, q):
                     fits.setdefault(m.group(0), {})[e.id] = question[m.start() : m.end()]

@@ -170,9 +170,7 @@ def top_scores(scores: Mapping[str, float]) -> str:
 def described_rule(r: Reading, d: Draft) -> Draft:
     """Note the entities named by a description (`the grey cat`) or in other words (`cleaned up`)."""
     by_description = [
-        f"{r.entities[i].name} ({w})"
-        for i, w in r.named.items()
-        if i in r.entities and w.lower() != r.entities[i].name.lower()
+        f"{r.entities[i].name} ({w})" for i, w in r.named.items() if w.lower() != r.entities[i].name.lower()
     ]
     if by_description:
         d = d.because("named by a description: " + ", ".join(by_description))
