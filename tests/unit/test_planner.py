@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -493,6 +494,38 @@ def test_a_plan_starts_only_with_steps_the_topic_has() -> None:
     assert list(alone.probs) == [()]  # a topic with no relationships: only itself
 
 
+class FakeChains:
+    """A chain scorer of depth 1 that scores each chain text with `score`, no question terms.
+
+    `read` holds the masked questions it was asked to score for.
+    """
+
+    max_depth, temperature = 1, 0.05
+
+    def __init__(self, score: Callable[[str], float]) -> None:
+        self.score = score
+        self.read: list[str] = []
+
+    def check_ontology(self, ontology: Ontology) -> None:
+        pass
+
+    def scorer_for(self, masked: str) -> Callable[[Sequence[str]], list[float]]:
+        self.read.append(masked)
+        return lambda texts: [self.score(t) for t in texts]
+
+    def near_scorer_for(self, masked: str) -> None:
+        return None
+
+    def answer_types_for(self, type_scores: object, scale: float = 1.0) -> None:
+        return None
+
+    def nouns_for(self, masked: str, ontology: Ontology, scale: float = 1.0) -> None:
+        return None
+
+    def far_scorer_for(self, masked: str, scale: float = 1.0) -> None:
+        return None
+
+
 def test_a_plan_whose_best_chain_is_unsure_is_not_followed() -> None:
     """`chain_min_best`: a flat plan leaves its topic to the path-text scorer; a sure one is kept."""
     from pathrag_gds.config import Settings
@@ -513,39 +546,18 @@ def test_a_plan_whose_best_chain_is_unsure_is_not_followed() -> None:
         }
     )  # fmt: skip
 
-    class Chains:
-        max_depth, temperature = 1, 0.05
-
-        def __init__(self, sure: bool) -> None:
-            self.sure = sure
-
-        def check_ontology(self, ontology: Ontology) -> None:
-            pass
-
-        def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
-            # sure: "owned by X" far above the rest; unsure: every chain alike
-            return lambda texts: [1.0 if self.sure and t.endswith("owns X") else 0.5 for t in texts]
-
-        def near_scorer_for(self, masked: str) -> None:
-            return None
-
-        def answer_types_for(self, type_scores, scale=1.0):  # type: ignore[no-untyped-def]
-            return None
-
-        def nouns_for(self, masked, ontology, scale=1.0):  # type: ignore[no-untyped-def]
-            return None
-
-        def far_scorer_for(self, masked, scale=1.0):  # type: ignore[no-untyped-def]
-            return None
+    def chains(sure: bool) -> FakeChains:
+        # sure: "owned by X" far above the rest; unsure: every chain alike
+        return FakeChains(lambda t: 1.0 if sure and t.endswith("owns X") else 0.5)
 
     ctx = QueryContext("Who owns Bob?", max_depth=2, topics={"bob"})
     ctx.entities["bob"] = EntityRecord("bob", ("Animal",), "Bob")
     gate = Settings(chain_min_best=0.2)
-    sure = topic_plans(Chains(True), ctx, onto, ["bob"], gate)
+    sure = topic_plans(chains(True), ctx, onto, ["bob"], gate)
     assert sure["bob"].best == (("owns", "in"),) and max(sure["bob"].probs.values()) >= 0.2
-    flat = topic_plans(Chains(False), ctx, onto, ["bob"], Settings(chain_min_best=0.0))
+    flat = topic_plans(chains(False), ctx, onto, ["bob"], Settings(chain_min_best=0.0))
     assert max(flat["bob"].probs.values()) < 0.2  # six chains alike (X itself too): each holds a sixth
-    assert topic_plans(Chains(False), ctx, onto, ["bob"], gate) == {}
+    assert topic_plans(chains(False), ctx, onto, ["bob"], gate) == {}
 
 
 def test_a_topic_named_by_a_description_is_masked_by_its_words() -> None:
@@ -560,33 +572,10 @@ def test_a_topic_named_by_a_description_is_masked_by_its_words() -> None:
         {"relationship_types": [{"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
                                  "source": ["Person"], "target": ["Animal"]}]}
     )  # fmt: skip
-    read: list[str] = []
-
-    class Chains:
-        max_depth, temperature = 1, 0.05
-
-        def check_ontology(self, ontology: Ontology) -> None:
-            pass
-
-        def scorer_for(self, masked: str):  # type: ignore[no-untyped-def]
-            read.append(masked)
-            return lambda texts: [1.0 for _ in texts]
-
-        def near_scorer_for(self, masked: str) -> None:
-            return None
-
-        def answer_types_for(self, type_scores, scale=1.0):  # type: ignore[no-untyped-def]
-            return None
-
-        def nouns_for(self, masked, ontology, scale=1.0):  # type: ignore[no-untyped-def]
-            return None
-
-        def far_scorer_for(self, masked, scale=1.0):  # type: ignore[no-untyped-def]
-            return None
-
+    chains = FakeChains(lambda t: 1.0)
     question = "Who owns the grey cat?"
     ctx = QueryContext(question, max_depth=1, topics={"smokey"})
     ctx.entities["smokey"] = EntityRecord("smokey", ("Animal",), "Smokey")
     ctx.intent = Intent(question, named=("smokey",), named_as={"smokey": "the grey cat"})
-    assert set(topic_plans(Chains(), ctx, onto, ["smokey"], Settings(chain_min_best=0.0))) == {"smokey"}
-    assert read == ["Who owns X?"]
+    assert set(topic_plans(chains, ctx, onto, ["smokey"], Settings(chain_min_best=0.0))) == {"smokey"}
+    assert chains.read == ["Who owns X?"]
