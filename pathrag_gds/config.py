@@ -178,6 +178,11 @@ class SearchSettings(BaseModel):
     #: it the chain scorer cannot tell what the question asks from that topic, and the path-text
     #: scorer walks from it as from any seed (0: every plan is followed).
     chain_min_best: float = Field(0.2, ge=0.0, le=1.0)
+    #: A followed plan whose best chain holds less than this is unsure: the seeds the question
+    #: does not name are walked beside it, so the path-text search can still overrule the guess
+    #: (0: never; `walk_unplanned_seeds` walks them beside every plan). Such plans are right about
+    #: 3 times in 5 on MetaQA and the people graph (docs/chains.md).
+    chain_sure_best: float = Field(0.3, ge=0.0, le=1.0)
     #: Weight of a chain's first hop read against the words around the topic, beside the whole
     #: question against the chain (`planner.score_chains`, `search/near.py`): 1 as `tune` fitted
     #: it, 0 off. Models trained before the fit have no near term (docs/chains.md).

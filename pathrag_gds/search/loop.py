@@ -139,7 +139,7 @@ def beam_search(
         scored = ranker.score(ctx, seeds, [None] * len(seeds))
         candidates.extend(scored)
         with ctx.timed("prune"):
-            beam = ranker.keep(scored, 0)
+            beam = ranker.keep(scored, 0, walk_others=ranker.walks_beside_plans(ctx))
         depths.append(_stat(0, 0, len(seeds), len(seeds), len(beam), t_depth))
         if on_depth is not None:
             on_depth(0, beam[:top_n])

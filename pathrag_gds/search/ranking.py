@@ -140,7 +140,31 @@ class Ranker:
             or max(x.model_score, x.parts.get("chain_prefix", 0.0)) >= s.min_score
         ]
 
-    def keep(self, scored: Sequence[ScoredPath], depth: int) -> list[ScoredPath]:
+    def walks_beside_plans(self, ctx: QueryContext) -> bool:
+        """Are the seeds the question does not name walked beside its chain plans?
+
+        Yes with `walk_unplanned_seeds`, or when no followed plan is sure: its best chain holds
+        under `chain_sure_best`. An unsure plan is a guess the path-text search should be able
+        to overrule, so the seeds it would walk from stay in the search.
+
+        Example:
+            >>> from pathrag_gds.search.planner import ChainPlan
+            >>> ranker = Ranker(Settings(chain_sure_best=0.3), None, str)  # type: ignore[arg-type]
+            >>> ctx = QueryContext("q", plans={"a": ChainPlan({(("r", "out"),): 0.25}, {})})
+            >>> ranker.walks_beside_plans(ctx), ranker.walks_beside_plans(QueryContext("q"))
+            (True, False)
+        """
+        s = self.settings
+        if s.walk_unplanned_seeds:
+            return True
+        if not ctx.plans:
+            return False
+        best = max(max(p.probs.values(), default=0.0) for p in ctx.plans.values())
+        return best < s.chain_sure_best
+
+    def keep(
+        self, scored: Sequence[ScoredPath], depth: int, *, walk_others: bool = False
+    ) -> list[ScoredPath]:
         """The next beam: paths on planned chains, and the others, each up to `beam_width`.
 
         A path on the way along planned chains ranks with the probability of every kept chain it
@@ -151,7 +175,7 @@ class Ranker:
         beam of their own so that paths of other seeds do not crowd them out. A path from a topic
         off every kept chain is dropped (the server-side expansion only takes planned steps).
         Beside a planned topic, the seeds the question does not name are not walked (they stay
-        0-hop candidates) unless `walk_unplanned_seeds`.
+        0-hop candidates) unless `walk_others` (:meth:`walks_beside_plans`).
         """
         s = self.settings
         planned: list[ScoredPath] = []
@@ -162,7 +186,7 @@ class Ranker:
                 planned.append(replace(x, score=x.score + bonus))
             elif "chain_prefix" not in x.parts:
                 free.append(x)
-        if depth == 0 and planned and not s.walk_unplanned_seeds:
+        if depth == 0 and planned and not walk_others:
             free = []  # the named topic's chain plan decides the walk; other seeds stay 0-hop answers
         if depth > 0:
             free = local_keep_all(free, s.local_keep_m, depth, s.min_depth)

@@ -140,6 +140,16 @@ def test_beside_a_planned_topic_other_seeds_are_walked_only_when_asked(walk_unpl
     assert "z" in [text(x.path) for x in out.best], "an unwalked seed stays a 0-hop candidate"
 
 
+@pytest.mark.parametrize(("best", "walked"), [(0.9, ["a"]), (0.25, ["a", "z"])])
+def test_beside_an_unsure_plan_other_seeds_are_walked_too(best: float, walked: list[str]) -> None:
+    plan = ChainPlan({(("r", "out"),): best, (("r", "in"),): best / 2})  # the kept chains of a softmax
+    ctx, expander = context(1, plans={"a": plan}), FakeGraphExpander()
+    ctx.entities["z"] = EntityRecord("z", ("Thing",), "Z")
+    ranker = Ranker(Settings(min_score=0.0, chain_sure_best=0.3), FakeScorer(), text)
+    beam_search(ctx, [Path(("a",)), Path(("z",))], expander, ranker, top_n=50)
+    assert sorted(f.path.end for f in expander.calls[0]) == walked
+
+
 def test_the_beam_is_trimmed_to_its_width() -> None:
     ctx, expander = context(2), FakeGraphExpander()
     scorer = FakeScorer({"a-b1": 0.9, "a-b2": 0.8, "a-b3": 0.7, "a-x": 0.6})
