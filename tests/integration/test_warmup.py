@@ -31,3 +31,18 @@ def test_warm_up_takes_only_the_largest_communities(
     report = warm_up(graph, settings, max_communities=1)
     sizes = {c: int(v.get("size") or 0) for c, v in read_graph_info(graph, settings).communities.items()}
     assert report.communities == [max(sizes, key=lambda c: sizes[c])]
+
+
+def test_a_community_with_a_chain_model_is_also_warmed_walking_free(
+    graph: Graph, settings: Settings, demo_community: str
+) -> None:
+    """The demo graph ships a chain model: its plan is walked, then the free walk of an unsure plan."""
+    from pathrag_gds.chain_model import chain_model_dir
+
+    assert chain_model_dir(settings, demo_community).is_dir()
+    n = len(read_graph_info(graph, settings).communities)
+    planned = warm_up(graph, settings, max_communities=n)
+    free_only = warm_up(graph, settings.model_copy(update={"chain_planning": False}), max_communities=n)
+    assert planned.communities == free_only.communities
+    # every community asked the same free question, and the ones with a chain model once more
+    assert planned.queries > free_only.queries
