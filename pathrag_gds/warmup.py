@@ -8,7 +8,7 @@ so exactly the queries a question runs, with the parameters it sends, are planne
 compiled: seeding, the intent, every depth of the expansion and the sources. A community with a
 chain model is asked twice: once walking its plan from the entity, once walking free as a
 question without a sure plan does (that walk is wider; warming only the planned one left the
-demo's first question 0.2-0.3 s slower in the expansion).
+demo's first question 0.3-0.7 s slower in the expansion).
 
 Example:
     >>> WarmUp(communities=["metaqa"], queries=5, seconds=0.8).summary()
@@ -69,10 +69,11 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
         report.queries += 3
         sizes = sorted(info.communities.items(), key=lambda c: -int(c[1].get("size") or 0))
         service = _service(graph, settings)
-        free = _service(graph, settings.model_copy(update={"chain_planning": False}))
+        free: PathRag | None = None  # built only for a community with a chain model
         for cid, _ in sizes[:max_communities]:
             report.queries += _warm_community(graph, service, cid)
             if settings.chain_planning and chain_model_dir(settings, cid).is_dir():
+                free = free or _service(graph, settings.model_copy(update={"chain_planning": False}))
                 report.queries += _warm_community(graph, free, cid)
             report.communities.append(cid)
     except Neo4jError as exc:

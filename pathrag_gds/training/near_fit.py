@@ -83,9 +83,7 @@ def near_groups(
     return groups
 
 
-def _hop_means(
-    features: Callable[[Sequence[str]], np.ndarray], hops: tuple[list[str], list[list[int]]]
-) -> np.ndarray:
+def _hop_means(features: Callable[[Sequence[str]], np.ndarray], hops: HopTexts) -> np.ndarray:
     """Per chain, the mean features of its hops' texts (`planner.hop_texts`), as the search adds them."""
     distinct, per_chain = hops
     read = features(distinct)
