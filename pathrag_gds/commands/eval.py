@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -16,9 +17,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `eval` command and its suites."""
     p = sub.add_parser("eval", help="run an evaluation suite")
     suites = p.add_subparsers(dest="suite", metavar="SUITE", required=True)
-    b = suites.add_parser("bob", help="the spec's 10-query Bob-the-Cat suite on the demo graph")
+    b = suites.add_parser(
+        "bob",
+        help="the Bob-the-Cat suite on the demo graph (spec, fresh, heldout), or another story suite file",
+    )
     b.add_argument("--mode", choices=[m.value for m in ScoringMode], default=None)
-    b.add_argument("--fresh", action="store_true", help="run the 10 fresh questions instead")
+    b.add_argument("--fresh", action="store_true", help="run the 10 fresh questions (= --set fresh)")
+    b.add_argument(
+        "--set",
+        dest="set_name",
+        default=None,
+        help="the question set to run (default: spec, else the file's first)",
+    )
+    b.add_argument(
+        "--questions",
+        type=Path,
+        default=None,
+        help="a suite file of the same shape (e.g. pathrag_gds/datasets/data/harbour_eval.yaml; "
+        "its community_id says where it runs)",
+    )
     b.add_argument("--json", action="store_true", help="print JSON")
     b.set_defaults(func=run_bob)
     metaqa_cli.register(suites)
@@ -26,20 +43,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_bob(args: argparse.Namespace) -> int:
-    """Run the Bob suite and print the spec-style table."""
+    """Run one question set of a story suite and print the spec-style table.
+
+    Raises:
+        InvalidInput: the file cannot be read, or holds no such set.
+    """
+    from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.bob import load_suite, run_suite
     from pathrag_gds.service import get_pathrag_service
 
+    suite = load_suite(args.questions)
+    default = "spec" if "spec" in suite.sets else next(iter(suite.sets))
+    name = "fresh" if args.fresh else args.set_name or default
+    if name not in suite.sets:
+        raise InvalidInput(f"no question set {name!r} in the file; it has {', '.join(suite.sets)}")
     service = get_pathrag_service()
-    suite = load_suite()
-    queries = suite.fresh if args.fresh else suite.queries
     mode = ScoringMode(args.mode) if args.mode else service.settings.mode
-    report = run_suite(service, queries, suite.community_id, mode=mode)
-    report = {"suite": "bob-fresh" if args.fresh else "bob", "mode": mode.value, **report}
+    report = run_suite(service, suite.sets[name], suite.community_id, mode=mode)
+    label = "bob" if args.questions is None else args.questions.stem
+    report = {"suite": label if name == "spec" else f"{label}-{name}", "mode": mode.value, **report}
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
-    table = Table(title=f"Bob suite ({report['suite']}), mode {mode.value}", show_lines=True)
+    table = Table(title=f"suite {report['suite']}, mode {mode.value}", show_lines=True)
     for col in ("#", "query", "#1 score", "#1 path", "answer", "hit@1", "hit rank"):
         table.add_column(col)
     for r in report["queries"]:

@@ -1,9 +1,18 @@
-"""The Bob-the-Cat suite's questions: the specification's 10 queries and 10 fresh ones, read from the package.
+"""Story-graph question suites read from YAML: the Bob suite and any file of the same shape.
+
+The Bob suite holds the specification's 10 queries, 10 fresh ones and 24 held-out ones; the harbour
+graph's file holds its 30 held-out ones.
+
+A suite file holds named sets of questions (`spec`, `fresh`, `heldout`, ...) and the community they
+run in (`community_id`; the Bob file's comes from `bob.yaml` when it has none).
 
 Example:
     >>> suite = load_suite()
-    >>> len(suite.queries), len(suite.fresh), suite.community_id
-    (10, 10, 'DefaultCommunity_FictionalStories')
+    >>> len(suite.queries), len(suite.fresh), len(suite.sets["heldout"]), suite.community_id
+    (10, 10, 24, 'DefaultCommunity_FictionalStories')
+    >>> harbour = load_suite(DATA / "harbour_eval.yaml")
+    >>> sorted(harbour.sets), harbour.community_id
+    (['heldout'], 'Harbour_Stories')
 """
 
 from __future__ import annotations
@@ -31,13 +40,26 @@ class EvalQuery:
     note: str = ""
 
 
+#: The keys of a suite file that are not question sets.
+META_KEYS = frozenset({"graph", "community_id", "ontology_id"})
+
+
 @dataclass(frozen=True)
 class Suite:
-    """The evaluation file: the spec's queries, fresh ones, and the community they run in."""
+    """An evaluation file: its named question sets and the community they run in."""
 
-    queries: tuple[EvalQuery, ...]
-    fresh: tuple[EvalQuery, ...]
+    sets: dict[str, tuple[EvalQuery, ...]]
     community_id: str | None
+
+    @property
+    def queries(self) -> tuple[EvalQuery, ...]:
+        """The specification's queries (`spec`)."""
+        return self.sets.get("spec", ())
+
+    @property
+    def fresh(self) -> tuple[EvalQuery, ...]:
+        """The fresh queries (`fresh`)."""
+        return self.sets.get("fresh", ())
 
 
 def _parse(items: Sequence[dict[str, Any]]) -> tuple[EvalQuery, ...]:
@@ -54,14 +76,33 @@ def _parse(items: Sequence[dict[str, Any]]) -> tuple[EvalQuery, ...]:
     )
 
 
-def load_suite(path: Path | None = None) -> Suite:
-    """Read `bob_eval.yaml` (and the community id from `bob.yaml`)."""
-    text = path.read_text(encoding="utf-8") if path else (DATA / "bob_eval.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
-    graph = yaml.safe_load((DATA / "bob.yaml").read_text(encoding="utf-8"))
-    spec = data.get("queries") or data.get("spec") or []
-    return Suite(
-        queries=_parse(spec),
-        fresh=_parse(data.get("fresh", [])),
-        community_id=(graph.get("community") or {}).get("id"),
-    )
+def load_suite(path: Path | Any | None = None) -> Suite:
+    """Read a suite file (default: the package's `bob_eval.yaml`, its community from `bob.yaml`).
+
+    Raises:
+        InvalidInput: the file is missing, is not YAML of a suite's shape, or holds no questions.
+    """
+    from pathrag_gds.errors import InvalidInput
+
+    source = DATA / "bob_eval.yaml" if path is None else path
+    try:
+        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise InvalidInput(f"cannot read the question file {source}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{source}: expected a mapping of question sets (spec, fresh, heldout, ...)")
+    try:
+        sets = {
+            ("spec" if k == "queries" else str(k)): _parse(v)
+            for k, v in data.items()
+            if k not in META_KEYS and isinstance(v, list)
+        }
+    except (KeyError, TypeError) as exc:
+        raise InvalidInput(f"{source}: every question needs an id and a query ({exc})") from exc
+    if not any(sets.values()):
+        raise InvalidInput(f"{source}: no questions (expected lists such as spec:, fresh:, heldout:)")
+    community = data.get("community_id")
+    if community is None and path is None:
+        graph = yaml.safe_load((DATA / "bob.yaml").read_text(encoding="utf-8"))
+        community = (graph.get("community") or {}).get("id")
+    return Suite(sets=sets, community_id=community)

@@ -214,15 +214,16 @@ def test_missing_vector_index_and_missing_label(
         empty.pathrag(QUESTION)
 
 
-#: Hit@1 / Hit@5 on the spec's 10 queries and on the suite's ten fresh ones (not in the spec; written
-#: to check that results generalise) in Option D, per scorer of the paths' text: the cascade with the
+#: Hit@1 / Hit@5 on the spec's 10 queries, on the suite's ten fresh ones (not in the spec; written
+#: to check that results generalise) and, for the default, on its 24 held-out ones (written by a
+#: helper who never ran the search) in Option D, per scorer of the paths' text: the cascade with the
 #: shipped tuned model (`cascade_k` 30) and the bi-encoder alone (the default), both beside the demo
 #: graph's shipped chain model. Measured with `python -m pathrag_gds eval bob` (docs/benchmarks.md);
 #: a guard against regressions. Scores are deterministic (int8 runs one text per pass), so this does
 #: not flicker. Measured on an AVX2 machine without VNNI (int8 kernels round differently elsewhere).
 BOB_GUARD = {
     "cascade": {"spec": (10, 10), "fresh": (6, 6)},
-    "bi-encoder": {"spec": (10, 10), "fresh": (6, 7)},
+    "bi-encoder": {"spec": (10, 10), "fresh": (6, 6), "heldout": (10, 13)},
 }
 
 
@@ -244,9 +245,9 @@ def test_demo_community_uses_the_shipped_cascade_when_asked(
 def test_bob_suite_does_not_regress(scorer: str, service: PathRag, bi_service: PathRag) -> None:
     svc = service if scorer == "cascade" else bi_service
     suite = load_suite()
-    for part, queries in (("spec", suite.queries), ("fresh", suite.fresh)):
+    for part, (at_1, at_5) in BOB_GUARD[scorer].items():
+        queries = suite.sets[part]
         report = run_suite(svc, queries, suite.community_id, mode=ScoringMode.OPTION_D)
-        at_1, at_5 = BOB_GUARD[scorer][part]
-        assert report["total"] == 10
+        assert report["total"] == len(queries) > 0
         assert report["hits_at_1"] >= at_1, (part, report)
         assert report["hits_at_5"] >= at_5, (part, report)
