@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -60,6 +61,35 @@ class Suite:
     def fresh(self) -> tuple[EvalQuery, ...]:
         """The fresh queries (`fresh`)."""
         return self.sets.get("fresh", ())
+
+
+_START = re.compile(r"\s*([a-z0-9_]+)")
+_STEP = re.compile(r"\s*(-([a-z_]+)->|<-([a-z_]+)-)\s*([a-z0-9_]+)")
+
+
+def intended_path(note: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """The start entity and the (source, type, target) edges a question's `note` opens with.
+
+    Raises:
+        InvalidInput: the note does not open with an entity id.
+
+    Example:
+        >>> intended_path("bob -owned_by-> martha <-child_of- jane; Jane is Martha's child")
+        ('bob', [('bob', 'owned_by', 'martha'), ('jane', 'child_of', 'martha')])
+    """
+    from pathrag_gds.errors import InvalidInput
+
+    head = note.split(";")[0]
+    m = _START.match(head)
+    if m is None:
+        raise InvalidInput(f"the note {note!r} does not open with its intended path (a -rel-> b <-rel- c)")
+    node, rest, edges = m.group(1), head[m.end() :], []
+    start = node
+    while (step := _STEP.match(rest)) is not None:
+        nxt = step.group(4)
+        edges.append((node, step.group(2), nxt) if step.group(2) else (nxt, step.group(3), node))
+        node, rest = nxt, rest[step.end() :]
+    return start, edges
 
 
 def _parse(items: Sequence[dict[str, Any]]) -> tuple[EvalQuery, ...]:

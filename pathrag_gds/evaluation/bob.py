@@ -11,10 +11,12 @@ Example:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from pathrag_gds.datasets.bob_suite import EvalQuery, Suite, load_suite
+from pathrag_gds.datasets.bob_suite import EvalQuery, Suite, intended_path, load_suite
+from pathrag_gds.evaluation.metaqa import percentile
 from pathrag_gds.results import PathRagResult, PathResult
 
 #: `EvalQuery`, `Suite` and `load_suite` are also importable from here.
@@ -52,16 +54,29 @@ def judge(result: PathRagResult, q: EvalQuery, k: int = 5) -> dict[str, Any]:
 
 
 def run_suite(
-    service: Any, queries: Sequence[EvalQuery], community_id: str | None, **params: Any
+    service: Any,
+    queries: Sequence[EvalQuery],
+    community_id: str | None,
+    *,
+    start_from_path: bool = False,
+    **params: Any,
 ) -> dict[str, Any]:
-    """Run queries through a service and summarise."""
-    rows = []
+    """Run queries through a service and summarise: hits, and `service.pathrag` wall time p50/p95.
+
+    `start_from_path` seeds each question with the first entity of its intended path (its `note`)
+    instead of linking: what the search scores when the start is given, a diagnostic.
+    """
+    rows, wall = [], []
     for q in queries:
-        result = service.pathrag(q.query, community_id=community_id, **params)
-        rows.append(judge(result, q))
+        seeds = {"seed_ids": [intended_path(q.note)[0]]} if start_from_path else {}
+        t0 = time.perf_counter()
+        result = service.pathrag(q.query, community_id=community_id, **params, **seeds)
+        wall.append((time.perf_counter() - t0) * 1000.0)
+        rows.append(judge(result, q) | {"wall_ms": round(wall[-1], 1)})
     return {
         "total": len(rows),
         "hits_at_1": sum(r["hit_at_1"] for r in rows),
         "hits_at_5": sum(r["hit_at_5"] for r in rows),
+        "latency_ms": {"p50": round(percentile(wall, 50), 1), "p95": round(percentile(wall, 95), 1)},
         "queries": rows,
     }
