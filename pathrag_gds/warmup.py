@@ -3,12 +3,13 @@
 The first question after a server start paid for query planning and cold caches: on the demo
 graph the expansion took 1.5 s and the sources 0.4 s, against 0.5 s and 20 ms from the second
 question on. `db start` and `demo` run :func:`warm_up` once, so the first question does not: for
-the largest communities it asks the search one real question (the name of one of their entities),
-so exactly the queries a question runs, with the parameters it sends, are planned and their code
-compiled: seeding, the intent, every depth of the expansion and the sources. A community with a
-chain model is asked twice: once walking its plan from the entity, once walking free as a
-question without a sure plan does (that walk is wider; warming only the planned one left the
-demo's first question 0.3-0.7 s slower in the expansion).
+the demo graph's community (when loaded: the README's first command asks it, and a larger graph
+loaded beside it must not push it out) and the largest others it asks the search one real
+question (the name of one of their entities), so exactly the queries a question runs, with the
+parameters it sends, are planned and their code compiled: seeding, the intent, every depth of the
+expansion and the sources. A community with a chain model is asked twice: once walking its plan
+from the entity, once walking free as a question without a sure plan does (that walk is wider;
+warming only the planned one left the demo's first question 0.3-0.7 s slower in the expansion).
 
 Example:
     >>> WarmUp(communities=["metaqa"], queries=5, seconds=0.8).summary()
@@ -27,6 +28,7 @@ from neo4j.exceptions import Neo4jError
 from pathrag_gds.catalog import read_graph_info
 from pathrag_gds.chain_model import chain_model_dir
 from pathrag_gds.config import Settings
+from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.errors import PathRagError
 from pathrag_gds.graph import Graph
 
@@ -35,7 +37,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Communities warmed, largest first (plans are shared by all; the data read is per community).
+#: Communities warmed: the demo's, then the largest (plans are shared by all; the data read is per
+#: community).
 MAX_COMMUNITIES = 3
 
 
@@ -57,7 +60,7 @@ class WarmUp:
 
 
 def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNITIES) -> WarmUp:
-    """Run the search's queries once for the largest communities (see the module docstring).
+    """Run the search's queries once for the demo's and the largest communities (module docstring).
 
     A community without embedded entities (not indexed yet) is skipped; a database or model error
     is logged and ends the warm-up early, never the caller: warming is an optimisation.
@@ -67,7 +70,9 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
     try:
         info = read_graph_info(graph, settings)
         report.queries += 3
-        sizes = sorted(info.communities.items(), key=lambda c: -int(c[1].get("size") or 0))
+        sizes = sorted(
+            info.communities.items(), key=lambda c: (c[0] != DEMO_COMMUNITY, -int(c[1].get("size") or 0))
+        )
         service = _service(graph, settings)
         free: PathRag | None = None  # built only for a community with a chain model
         for cid, _ in sizes[:max_communities]:

@@ -24,10 +24,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.training.pairs import PREFIX_LABEL
-
-#: The demo graph's community (the default when --community is not given).
-DEMO_COMMUNITY = "DefaultCommunity_FictionalStories"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -28,6 +28,9 @@ from pathrag_gds.datasets.ontology_files import DATA_DIR, ontology_from_mapping,
 
 #: The Bob demo graph.
 DEMO_FILE = DATA_DIR / "bob.yaml"
+
+#: Its community (the file's `community.id`; `tests/unit` checks they agree).
+DEMO_COMMUNITY = "DefaultCommunity_FictionalStories"
 #: The demo's story as a Markdown document (its chunks cite the demo's entities), and its key.
 DEMO_STORY = DATA_DIR / "bob_story.md"
 DEMO_STORY_KEY = "bob_story"

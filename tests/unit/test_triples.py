@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pathrag_gds.config import METAQA_DIR
-from pathrag_gds.datasets.demo import DEMO_FILE, dataset_from_mapping, read_graph_file
+from pathrag_gds.datasets.demo import DEMO_COMMUNITY, DEMO_FILE, dataset_from_mapping, read_graph_file
 from pathrag_gds.datasets.loader import DatasetError, check_value
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, ontology_from_mapping, read_ontology
 from pathrag_gds.datasets.triples import FORMATS, read_triples, read_triples_text
@@ -279,7 +279,7 @@ def test_check_value() -> None:
 
 def test_demo_file_is_consistent() -> None:
     ds = read_graph_file(DEMO_FILE)
-    assert ds.community_id == "DefaultCommunity_FictionalStories"
+    assert ds.community_id == DEMO_COMMUNITY == "DefaultCommunity_FictionalStories"
     assert ds.ontology.id == "FictionalStories"
     assert len(ds.entities) >= 20 and ds.relationships and not ds.chunks
 
