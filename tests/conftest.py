@@ -23,6 +23,8 @@ import pytest
 
 from pathrag_gds import localdb
 from pathrag_gds.config import ROOT_DIR, Settings
+from pathrag_gds.datasets.bob_suite import DATA
+from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.graph import Graph
 
 DOCKER_IMAGE = "neo4j:5.26"
@@ -93,14 +95,10 @@ def graph(settings: Settings) -> Iterator[Graph]:
             _db_cli("stop")
 
 
-DEMO_COMMUNITY = "DefaultCommunity_FictionalStories"
-
-
-@pytest.fixture(scope="session")
-def demo_community(graph: Graph) -> str:
-    """The Bob demo graph, loaded and indexed (idempotent: loading again changes nothing)."""
+def _load(*args: str) -> None:
+    """Run `python -m pathrag_gds load ARGS` (idempotent); fail the test on an error."""
     proc = subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", "load", "demo"],
+        [sys.executable, "-m", "pathrag_gds", "load", *args],
         cwd=ROOT_DIR,
         capture_output=True,
         text=True,
@@ -108,8 +106,21 @@ def demo_community(graph: Graph) -> str:
         env=os.environ.copy(),
     )
     if proc.returncode != 0:
-        pytest.fail(f"`load demo` failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
+        pytest.fail(f"`load {' '.join(args)}` failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def demo_community(graph: Graph) -> str:
+    """The Bob demo graph, loaded and indexed."""
+    _load("demo")
     return DEMO_COMMUNITY
+
+
+@pytest.fixture(scope="session")
+def harbour_community(graph: Graph) -> str:
+    """The second story graph (`harbour.yaml`, docs/harbour-graph.md), loaded and indexed."""
+    _load("graph", str(DATA / "harbour.yaml"))
+    return "Harbour_Stories"
 
 
 @pytest.fixture(scope="session")
