@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -52,8 +53,12 @@ def run_bob(args: argparse.Namespace) -> int:
     """Run one question set of a story suite and print the spec-style table.
 
     Raises:
-        InvalidInput: the file cannot be read, or holds no such set.
+        InvalidInput: the file cannot be read, holds no such set, or its graph is not loaded.
     """
+    import sys
+
+    from tqdm import tqdm
+
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.bob import load_suite, run_suite
     from pathrag_gds.service import get_pathrag_service
@@ -64,12 +69,30 @@ def run_bob(args: argparse.Namespace) -> int:
     if name not in suite.sets:
         raise InvalidInput(f"no question set {name!r} in the file; it has {', '.join(suite.sets)}")
     service = get_pathrag_service()
+    if suite.community_id is not None and suite.community_id not in service.info.communities:
+        load = (
+            "load demo" if args.questions is None else f"load graph {suite.graph_file or '<its graph file>'}"
+        )
+        raise InvalidInput(
+            f"the questions ask community {suite.community_id!r}, which is not loaded: "
+            f"run `python -m pathrag_gds {load}` first"
+        )
     mode = ScoringMode(args.mode) if args.mode else service.settings.mode
     questions = suite.sets[name]
     service.pathrag(questions[0].query, community_id=suite.community_id, mode=mode)  # warm: models load
-    report = run_suite(
-        service, questions, suite.community_id, mode=mode, start_from_path=args.start_from_path
-    )
+    with tqdm(total=len(questions), desc=name, unit="q", file=sys.stderr, dynamic_ncols=True) as bar:
+
+        def tick(_row: dict[str, Any]) -> None:
+            bar.update(1)
+
+        report = run_suite(
+            service,
+            questions,
+            suite.community_id,
+            mode=mode,
+            start_from_path=args.start_from_path,
+            progress=tick,
+        )
     label = "bob" if args.questions is None else args.questions.stem
     label = label if name == "spec" else f"{label}-{name}"
     report = {"suite": label, "mode": mode.value, "start_from_path": args.start_from_path, **report}

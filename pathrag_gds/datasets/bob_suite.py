@@ -51,6 +51,8 @@ class Suite:
 
     sets: dict[str, tuple[EvalQuery, ...]]
     community_id: str | None
+    #: The graph file the questions ask about (`graph:`, beside the suite file), when it names one.
+    graph_file: Path | None = None
 
     @property
     def queries(self) -> tuple[EvalQuery, ...]:
@@ -135,4 +137,6 @@ def load_suite(path: Path | Any | None = None) -> Suite:
     if community is None and path is None:
         graph = yaml.safe_load((DATA / "bob.yaml").read_text(encoding="utf-8"))
         community = (graph.get("community") or {}).get("id")
-    return Suite(sets=sets, community_id=community)
+    graph_name = data.get("graph")
+    graph_file = Path(str(source)).parent / str(graph_name) if graph_name else None
+    return Suite(sets=sets, community_id=community, graph_file=graph_file)

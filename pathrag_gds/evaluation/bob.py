@@ -12,7 +12,7 @@ Example:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pathrag_gds.datasets.bob_suite import EvalQuery, Suite, intended_path, load_suite
@@ -59,12 +59,14 @@ def run_suite(
     community_id: str | None,
     *,
     start_from_path: bool = False,
+    progress: Callable[[dict[str, Any]], None] | None = None,
     **params: Any,
 ) -> dict[str, Any]:
     """Run queries through a service and summarise: hits, and `service.pathrag` wall time p50/p95.
 
     `start_from_path` seeds each question with the first entity of its intended path (its `note`)
-    instead of linking: what the search scores when the start is given, a diagnostic.
+    instead of linking: what the search scores when the start is given, a diagnostic. `progress`
+    is called with each question's row.
     """
     rows, wall = [], []
     for q in queries:
@@ -73,6 +75,8 @@ def run_suite(
         result = service.pathrag(q.query, community_id=community_id, **params, **seeds)
         wall.append((time.perf_counter() - t0) * 1000.0)
         rows.append(judge(result, q) | {"wall_ms": round(wall[-1], 1)})
+        if progress is not None:
+            progress(rows[-1])
     return {
         "total": len(rows),
         "hits_at_1": sum(r["hit_at_1"] for r in rows),

@@ -7,6 +7,8 @@ The graph is a benchmark the search was not developed on (docs/harbour-graph.md)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pathrag_gds.config import ScoringMode, Settings
@@ -43,3 +45,20 @@ def test_the_harbour_questions_do_not_regress(
     at_1, at_5 = HARBOUR_GUARD
     assert report["hits_at_1"] >= at_1, report
     assert report["hits_at_5"] >= at_5, report
+
+
+def test_eval_bob_says_how_to_load_a_graph_that_is_not_loaded(
+    graph: Graph, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathrag_gds.cli import main
+
+    suite = tmp_path / "other_eval.yaml"
+    suite.write_text(
+        "graph: other.yaml\ncommunity_id: Not_Loaded_Here\n"
+        "heldout:\n  - {id: x1, query: 'Who is it?', answer: [a], note: 'a -r-> b'}\n",
+        encoding="utf-8",
+    )
+    assert main(["eval", "bob", "--questions", str(suite)]) == 2
+    err = capsys.readouterr().err
+    assert "community 'Not_Loaded_Here', which is not loaded" in err
+    assert f"python -m pathrag_gds load graph {tmp_path / 'other.yaml'}" in err
