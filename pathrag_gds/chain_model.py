@@ -125,6 +125,9 @@ class ChainScorer:
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._load_vectors(model_dir / CHAIN_VECTORS)
+        #: the texts of the chains the graph held at tune time (`tune --chain-pool`), planned alone and
+        #: to `plan_depth` hops; None: every chain of the schema, to `max_depth`
+        self.pool, self.plan_depth = self._pool(chain.get("pool"), model_dir)
         #: other dual encoders trained with other seeds (`tune --seeds N`): scores are the mean
         self.members = [self._member(str(m), quantization, threads, terms) for m in chain.get("members", [])]
 
@@ -183,6 +186,18 @@ class ChainScorer:
                 "or an ensemble itself); re-run `python -m pathrag_gds tune` for the community"
             )
         return member
+
+    def _pool(self, raw: object, model_dir: Path) -> tuple[frozenset[str] | None, int]:
+        """The chain pool the manifest declares (`chain.pool.depth`): the encoded texts, its depth."""
+        if raw is None:
+            return None, self.max_depth
+        depth = raw.get("depth") if isinstance(raw, dict) else None
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1 or not self._cache:
+            raise ModelError(
+                f"{model_dir}: chain.pool needs a whole depth >= 1 and the pool's {CHAIN_VECTORS}; "
+                "re-run `python -m pathrag_gds tune --chain-pool` for the community"
+            )
+        return frozenset(self._cache), depth
 
     def _load_vectors(self, path: Path) -> None:
         """Fill the cache from the encodings `tune` wrote (absent: chains are encoded when first met)."""

@@ -102,6 +102,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="chains: fit the question-term weights of the community's chain model again on its "
         "held-out questions (generated again with the options it was tuned with); no training",
     )
+    p.add_argument(
+        "--chain-pool",
+        action="store_true",
+        help="chains: build the chain pool of the community's chain model again (the chains its graph "
+        "holds, to --pool-depth hops, encoded for the planner) after the graph changed; no training",
+    )
+    p.add_argument(
+        "--pool-depth",
+        type=int,
+        default=None,
+        help="chains: build a chain pool to this many hops, planned even past --max-depth (training: "
+        "default 0, no pool, plan the schema's chains to --max-depth; --chain-pool: default 3); graphs "
+        "over 2000 relationships get no pool",
+    )
     p.set_defaults(func=run)
 
 
@@ -115,9 +129,13 @@ def run(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         raise InvalidInput("--seeds must be at least 1")
     if args.model == "chains":
+        if args.chain_pool:
+            return _chain_pool(args)
         return _refit_terms(args) if args.refit_terms else _run_chains(args)
-    if args.refit_terms:
-        raise InvalidInput("--refit-terms is for the chain model (`--model chains`, the default)")
+    if args.refit_terms or args.chain_pool:
+        raise InvalidInput(
+            "--refit-terms and --chain-pool are for the chain model (`--model chains`, the default)"
+        )
     if args.pairs < 10:
         raise InvalidInput("--pairs must be at least 10")
     if args.minutes is not None and args.minutes <= 0:
@@ -212,6 +230,22 @@ def _refit_terms(args: argparse.Namespace) -> int:
     return 0
 
 
+def _chain_pool(args: argparse.Namespace) -> int:
+    """`tune --chain-pool`: the chain model's pool built again from the graph, its encoder untouched."""
+    from rich.console import Console
+
+    from pathrag_gds.training.chain_pool import POOL_DEPTH, rebuild_pool
+
+    with progress_bars() as progress:
+        depth = POOL_DEPTH if args.pool_depth is None else args.pool_depth
+        entry = rebuild_pool(args.community, depth, progress=progress)
+    Console(stderr=True).print(
+        f"[green]chain pool[/] of {args.community}'s chain model: {entry['chains']} chain texts to "
+        f"{entry['depth']} hops, encoded"
+    )
+    return 0
+
+
 def _run_chains(args: argparse.Namespace) -> int:
     """`tune --model chains`: generate questions, train and export the chain scorer."""
     from rich.console import Console
@@ -219,6 +253,8 @@ def _run_chains(args: argparse.Namespace) -> int:
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
 
+    if args.pool_depth is not None and args.pool_depth < 0:
+        raise InvalidInput("--pool-depth must be 0 (no pool) or positive")
     if args.questions < 20:
         raise InvalidInput("--questions must be at least 20")
     if args.steps is not None and args.steps < 0:
@@ -235,6 +271,7 @@ def _run_chains(args: argparse.Namespace) -> int:
         threads=args.threads,
         seeds=args.seeds,
         steps=args.steps if args.steps is not None else defaults.steps,
+        pool_depth=args.pool_depth or 0,
         out=args.out,
     )
     with progress_bars() as progress:

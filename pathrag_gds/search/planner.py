@@ -236,6 +236,7 @@ def plan_chains(
     first_steps: Collection[tuple[str, str]] | None = None,
     nouns: Mapping[Chain, NounWeights] | None = None,
     far: ChainScoreFn | None = None,
+    pool: Collection[str] | None = None,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -247,7 +248,9 @@ def plan_chains(
     `near`, `near_weight`, `answer_types`, `nouns` and `far` are the question's other terms
     (:func:`score_chains`).
     `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
-    reach an answer and is not planned (None: every step of the schema).
+    reach an answer and is not planned (None: every step of the schema). `pool`: the texts of the
+    chains the graph holds (the chain model's pool, :func:`~pathrag_gds.search.schema.pool_chain_texts`);
+    no other chain is planned (None: every chain of the schema).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -260,9 +263,13 @@ def plan_chains(
                 cand = [n for c in level for n in next_chains(ontology, c)]
                 if depth == 1 and first_steps is not None:
                     cand = [c for c in cand if c.steps[0] in first_steps]
+            ts = [chain_text(ontology, c) for c in cand]
+            if pool is not None:
+                held = [t in pool for t in ts]
+                cand = [c for c, h in zip(cand, held, strict=True) if h]
+                ts = [t for t, h in zip(ts, held, strict=True) if h]
             if not cand:
                 break
-            ts = [chain_text(ontology, c) for c in cand]
             sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns, far)
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in scored or sim > scored[c.steps]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pathrag_gds.ontology import Ontology, RelationType
@@ -173,6 +173,33 @@ def schema_chain_texts(ontology: Ontology, max_depth: int, limit: int = 50000) -
             texts.setdefault(chain_text(ontology, c))
             if len(texts) >= limit:
                 return list(texts)
+    return list(texts)
+
+
+def pool_chain_texts(ontology: Ontology, held: Collection[Chain]) -> list[str]:
+    """The distinct texts of the schema's chains whose steps the graph holds, from every label.
+
+    `held` is the chains some walk of the graph takes (with every prefix of each): a chain no
+    entity has cannot reach an answer, so only these are encoded and planned (the chain pool).
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by", "",
+        ...     ("Person",), ("Animal",)),))
+        >>> pool_chain_texts(onto, {(("owns", "out"),)})
+        ['X itself', 'the animal that is owned by X']
+    """
+    keep = set(held)
+    labels = set(ontology.labels)
+    for r in ontology.relation_types:
+        labels.update(r.source_labels)
+        labels.update(r.target_labels)
+    texts: dict[str, None] = {}
+    for label in sorted(labels):
+        level = [TypedChain((), (label,))]
+        while level:
+            texts.update((chain_text(ontology, c), None) for c in level)
+            level = [n for c in level for n in next_chains(ontology, c) if n.steps in keep]
     return list(texts)
 
 

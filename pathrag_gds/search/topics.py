@@ -14,7 +14,7 @@ Example:
     ...     {"type": "owns", "phrase": "owns", "inverse_phrase": "is owned by",
     ...      "source": ["Person"], "target": ["Animal"]}]})
     >>> class Chains:
-    ...     max_depth, temperature = 2, 0.1
+    ...     max_depth, plan_depth, temperature, pool = 2, 2, 0.1, None
     ...     def check_ontology(self, ontology): pass
     ...     def scorer_for(self, masked):
     ...         assert masked == "Who owns X?", masked
@@ -54,6 +54,10 @@ class ChainScorers(Protocol):
     max_depth: int
     #: the softmax temperature of its scores
     temperature: float
+    #: the longest chain planned (the pool's depth, else `max_depth`)
+    plan_depth: int
+    #: the texts of the chains the graph holds (None: every chain of the schema)
+    pool: frozenset[str] | None
 
     def check_ontology(self, ontology: Ontology) -> None:
         """Raise when the model was trained on another ontology."""
@@ -144,7 +148,7 @@ def topic_plans(
                 scorer.scorer_for(masked),
                 ontology,
                 labels,
-                max_depth=min(ctx.max_depth, scorer.max_depth),
+                max_depth=min(ctx.max_depth, scorer.plan_depth),
                 beam=settings.chain_beam,
                 keep=settings.chain_keep,
                 temperature=scorer.temperature,
@@ -154,6 +158,7 @@ def topic_plans(
                 first_steps=steps,
                 nouns=nouns,
                 far=far,
+                pool=scorer.pool,
             )
         if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
             plans[t] = memo[key]

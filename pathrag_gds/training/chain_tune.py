@@ -62,6 +62,9 @@ class ChainTuneOptions:
     #: Dual encoders trained, each on its own walks (seeds `seed`, `seed + 1`, ...); the search
     #: scores the mean of their cosines. `minutes` is split between them.
     seeds: int = 1
+    #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
+    #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
+    pool_depth: int = 0
     out: Path | None = None
 
 
@@ -252,6 +255,27 @@ def held_out_chains(
     return held_chains, holdout
 
 
+def chain_texts(
+    graph: Any, options: ChainTuneOptions, ontology: Ontology
+) -> tuple[list[str], dict[str, Any] | None]:
+    """The chain texts to encode, and the manifest's `chain.pool` entry (None: the schema's chains).
+
+    The community's chain pool to `pool_depth` hops when it asks for one and the graph is small
+    enough (:mod:`pathrag_gds.training.chain_pool`); else every chain of the schema to `max_depth`.
+    """
+    from pathrag_gds.training.chain_pool import (
+        POOL_MAX_RELATIONSHIPS,
+        POOL_SOURCE,
+        pool_texts,
+        relationship_count,
+    )
+
+    if options.pool_depth > 0 and relationship_count(graph, options.community) <= POOL_MAX_RELATIONSHIPS:
+        texts = pool_texts(graph, options.community, ontology, options.pool_depth)
+        return texts, {"depth": options.pool_depth, "chains": len(texts), "source": POOL_SOURCE}
+    return schema_chain_texts(ontology, options.max_depth), None
+
+
 def _tune_one(
     options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None
 ) -> ChainTuneResult:
@@ -323,9 +347,11 @@ def _tune_one(
     }
     write_manifest(out, manifest)
     t3 = time.perf_counter()
-    texts = schema_chain_texts(ontology, options.max_depth)
+    texts, pool = chain_texts(svc.graph, options, ontology)
     scorer = ChainScorer(out, quantization=s.quantization, threads=options.threads)
     scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
+    if pool is not None:  # declared once its encodings are written
+        manifest["chain"]["pool"] = pool
     timings["chain_vectors"] = time.perf_counter() - t3
     # the question terms (first hop near the topic, answer type, relational noun): fitted on the
     # held-out questions

@@ -21,6 +21,8 @@ from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.errors import ModelError
 from pathrag_gds.graph import Graph
 from pathrag_gds.search.near import ANSWER_CLASSES, WINDOW_CLASSES
+from pathrag_gds.search.schema import schema_chain_texts
+from pathrag_gds.training.chain_pool import rebuild_pool
 from pathrag_gds.training.chain_tune import ChainTuneOptions, tune_chains
 
 pytestmark = [pytest.mark.integration, pytest.mark.torch, pytest.mark.slow]
@@ -40,8 +42,9 @@ def community(graph: Graph) -> Iterator[str]:
 def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_path: Path) -> None:
     stages: set[str] = set()
     options = ChainTuneOptions(
-        community=community, questions=40, steps=3, seeds=2, max_depth=1, threads=1, out=tmp_path
-    )
+        community=community, questions=40, steps=3, seeds=2, max_depth=1, threads=1, pool_depth=2,
+        out=tmp_path,
+    )  # fmt: skip
     result = tune_chains(options, Settings.from_env(), lambda stage, i, n, note: stages.add(stage))
     folder = chain_model_dir(Settings.from_env(), community, tmp_path)
     assert result.model_dir == folder
@@ -67,6 +70,11 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
 
     scorer = ChainScorer(folder)
     assert len(scorer.members) == 1
+    # the chain pool: the chains the small graph holds, to 2 hops (past the 1 trained), each member's
+    assert manifest["chain"]["pool"]["depth"] == member["chain"]["pool"]["depth"] == 2
+    assert scorer.plan_depth == 2 and scorer.pool is not None and scorer.members[0].pool == scorer.pool
+    schema = set(schema_chain_texts(read_ontology(PEOPLE_ONTOLOGY), 2))
+    assert "X itself" in scorer.pool and scorer.pool < schema  # held chains only, not the schema's
     assert scorer.near_scorer_for("where was X's mother born") is not None
     assert scorer.answer_type_weight == manifest["chain"]["answer_type"]["weight"]
     texts = ["Person was born in City", "Person works for Company"]
@@ -85,7 +93,7 @@ def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
     settings = Settings.from_env(models_dir=tmp_path)
     (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings.from_env().models_dir / "all-MiniLM-L6-v2")
     options = ChainTuneOptions(
-        community=community, questions=60, steps=2, max_depth=2, threads=1, out=tmp_path
+        community=community, questions=60, steps=2, max_depth=2, threads=1, pool_depth=0, out=tmp_path
     )
     tune_chains(options, settings)
     folder = chain_model_dir(settings, community)
@@ -111,3 +119,13 @@ def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
     # a community without a chain model says what to run
     with pytest.raises(ModelError, match="tune --community nowhere"):
         refit_terms("nowhere", settings)
+    # `tune --chain-pool`: the pool built for a model tuned without one, the encoder untouched
+    assert ChainScorer(folder).pool is None
+    entry = rebuild_pool(community, 1, settings)
+    pooled = ChainScorer(folder)
+    assert entry["depth"] == pooled.plan_depth == 1 and pooled.pool is not None
+    assert len(pooled.pool) == entry["chains"]
+    assert pooled.pool <= set(schema_chain_texts(read_ontology(PEOPLE_ONTOLOGY), 1))
+    assert (folder / "model_int8.onnx").read_bytes() == onnx
+    with pytest.raises(ModelError, match="tune --community nowhere"):
+        rebuild_pool("nowhere", 1, settings)

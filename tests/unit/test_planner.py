@@ -500,7 +500,7 @@ class FakeChains:
     `read` holds the masked questions it was asked to score for.
     """
 
-    max_depth, temperature = 1, 0.05
+    max_depth, plan_depth, temperature, pool = 1, 1, 0.05, None
 
     def __init__(self, score: Callable[[str], float]) -> None:
         self.score = score
@@ -579,3 +579,50 @@ def test_a_topic_named_by_a_description_is_masked_by_its_words() -> None:
     ctx.intent = Intent(question, named=("smokey",), named_as={"smokey": "the grey cat"})
     assert set(topic_plans(chains, ctx, onto, ["smokey"], Settings(chain_min_best=0.0))) == {"smokey"}
     assert chains.read == ["Who owns X?"]
+
+
+def test_a_pool_plans_only_the_chains_the_graph_holds_and_as_deep_as_it_goes() -> None:
+    """`pool`: a chain no walk of the graph takes is never planned, a held one is at any depth."""
+    from pathrag_gds.search.schema import pool_chain_texts
+
+    held = {
+        (("directed_by", "in"),),
+        (("directed_by", "in"), ("starred_actors", "out")),
+    }
+    pool = set(pool_chain_texts(MOVIES, held))
+    assert chain_text(MOVIES, TypedChain((("directed_by", "in"),), ("Person", "Movie"))) in pool
+    assert chain_text(MOVIES, TypedChain((("starred_actors", "in"),), ("Person", "Movie"))) not in pool
+    # the scorer likes a chain the graph does not hold best: the pool keeps it out
+    score = steps_scorer(MOVIES, "Person", ("starred_actors", "in"))
+    planned = plan_chains(score, MOVIES, "Person", max_depth=3, keep=10, temperature=0.1, pool=pool)
+    assert set(planned.probs) == {(), *held}
+    unpooled = plan_chains(score, MOVIES, "Person", max_depth=3, temperature=0.1)
+    assert unpooled.best == (("starred_actors", "in"),)
+
+
+def test_a_declared_pool_needs_its_encodings_and_sets_the_planning_depth(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`chain.pool` in the manifest: its texts are the vectors file's, planned to its depth."""
+    import json
+
+    from pathrag_gds.chain_model import ChainScorer, chain_model_dir
+    from pathrag_gds.config import Settings
+    from pathrag_gds.errors import ModelError
+
+    shipped = chain_model_dir(Settings(), "people")
+    manifest = json.loads((shipped / "manifest.json").read_text(encoding="utf-8"))
+    manifest["chain"].pop("members", None)
+    manifest["chain"]["pool"] = {"depth": 4}
+    folder = tmp_path / "chain"
+    _linked_model(shipped, folder, manifest)
+    with pytest.raises(ModelError, match=str(folder)):
+        ChainScorer(folder)  # declared, but no vectors file
+    (folder / "manifest.json").unlink()
+    manifest["chain"].pop("pool")
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    plain = ChainScorer(folder)
+    assert plain.pool is None and plain.plan_depth == plain.max_depth
+    plain.save_vectors(["X itself", "the city that X was born in"])
+    manifest["chain"]["pool"] = {"depth": 4}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    pooled = ChainScorer(folder)
+    assert pooled.pool == {"X itself", "the city that X was born in"} and pooled.plan_depth == 4
