@@ -203,6 +203,26 @@ def pool_chain_texts(ontology: Ontology, held: Collection[Chain]) -> list[str]:
     return list(texts)
 
 
+def pooled_chains(ontology: Ontology, label: str, pool: Collection[str], max_depth: int) -> list[TypedChain]:
+    """The chains from `label` whose texts are in the chain pool, up to `max_depth` hops.
+
+    What a planner with that pool can plan (:func:`~pathrag_gds.search.planner.plan_chains`).
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> onto = Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by", "",
+        ...     ("Person",), ("Animal",)),))
+        >>> [c.steps for c in pooled_chains(onto, "Person", ["X itself", "the animal that is owned by X"], 3)]
+        [(), (('owns', 'out'),)]
+    """
+    level = [c for c in [TypedChain((), (label,))] if chain_text(ontology, c) in pool]
+    out = list(level)
+    for _ in range(max_depth):
+        level = [n for c in level for n in next_chains(ontology, c) if chain_text(ontology, n) in pool]
+        out.extend(level)
+    return out
+
+
 def _fits(labels: Sequence[str], label: str) -> bool:
     return not labels or label in labels or label == ANY_LABEL
 

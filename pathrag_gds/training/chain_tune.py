@@ -350,8 +350,9 @@ def _tune_one(
     texts, pool = chain_texts(svc.graph, options, ontology)
     scorer = ChainScorer(out, quantization=s.quantization, threads=options.threads)
     scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
-    if pool is not None:  # declared once its encodings are written
+    if pool is not None:  # declared once its encodings are written; the term fit ranks the pool
         manifest["chain"]["pool"] = pool
+        scorer.pool, scorer.plan_depth = frozenset(texts), options.pool_depth
     timings["chain_vectors"] = time.perf_counter() - t3
     # the question terms (first hop near the topic, answer type, relational noun): fitted on the
     # held-out questions

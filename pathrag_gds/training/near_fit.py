@@ -22,7 +22,7 @@ from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.near import ANSWER_CLASSES, WINDOW_CLASSES, fit_weights
 from pathrag_gds.search.nouns import named_chains, noun_term
 from pathrag_gds.search.planner import first_hop_texts, hop_texts, last_hops
-from pathrag_gds.search.schema import TypedChain, chain_text, schema_chains
+from pathrag_gds.search.schema import TypedChain, chain_text, pooled_chains, schema_chains
 
 #: The distinct texts of some hops, and per chain the indices of its own (`planner.hop_texts`).
 HopTexts = tuple[list[str], list[list[int]]]
@@ -50,7 +50,13 @@ def near_groups(
     for n, (masked, gold, types) in enumerate(questions, 1):
         label = gold.labels[0]
         if label not in pools:
-            schema = schema_chains(ontology, label, max_depth, POOL_LIMIT)
+            # the chains the search would rank: the model's chain pool when it has one
+            pool = getattr(scorer, "pool", None)
+            schema = (
+                schema_chains(ontology, label, max_depth, POOL_LIMIT)
+                if pool is None
+                else pooled_chains(ontology, label, pool, scorer.plan_depth)
+            )
             chains = list({c.steps: c for c in schema}.values())
             texts = [chain_text(ontology, c) for c in chains]
             pools[label] = (
