@@ -150,6 +150,22 @@ def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 2
     return out
 
 
+def chain_labels(ontology: Ontology) -> list[str]:
+    """The labels a chain can start from, sorted: the entity types and every relation end.
+
+    Example:
+        >>> from pathrag_gds.ontology import RelationType
+        >>> chain_labels(Ontology("o", relation_types=(RelationType("owns", "owns", "is owned by", "",
+        ...     ("Person",), ("Animal",)),)))
+        ['Animal', 'Person']
+    """
+    labels = set(ontology.labels)
+    for r in ontology.relation_types:
+        labels.update(r.source_labels)
+        labels.update(r.target_labels)
+    return sorted(labels)
+
+
 def schema_chain_texts(ontology: Ontology, max_depth: int, limit: int = 50000) -> list[str]:
     """The distinct texts of every chain of the schema up to `max_depth` hops, from every label.
 
@@ -163,12 +179,8 @@ def schema_chain_texts(ontology: Ontology, max_depth: int, limit: int = 50000) -
         >>> schema_chain_texts(onto, 1)
         ['X itself', 'the person that owns X', 'the animal that is owned by X']
     """
-    labels = set(ontology.labels)
-    for r in ontology.relation_types:
-        labels.update(r.source_labels)
-        labels.update(r.target_labels)
     texts: dict[str, None] = {}
-    for label in sorted(labels):
+    for label in chain_labels(ontology):
         for c in schema_chains(ontology, label, max_depth, limit=limit):
             texts.setdefault(chain_text(ontology, c))
             if len(texts) >= limit:
@@ -190,12 +202,8 @@ def pool_chain_texts(ontology: Ontology, held: Collection[Chain]) -> list[str]:
         ['X itself', 'the animal that is owned by X']
     """
     keep = set(held)
-    labels = set(ontology.labels)
-    for r in ontology.relation_types:
-        labels.update(r.source_labels)
-        labels.update(r.target_labels)
     texts: dict[str, None] = {}
-    for label in sorted(labels):
+    for label in chain_labels(ontology):
         level = [TypedChain((), (label,))]
         while level:
             texts.update((chain_text(ontology, c), None) for c in level)

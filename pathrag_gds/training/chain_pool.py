@@ -77,6 +77,11 @@ def pool_texts(
     return pool_chain_texts(ontology, held_chains(graph, community, ontology, depth, progress))
 
 
+def pool_entry(depth: int, texts: list[str]) -> dict[str, Any]:
+    """The manifest's `chain.pool` entry of a pool of these chain texts."""
+    return {"depth": depth, "chains": len(texts), "source": POOL_SOURCE}
+
+
 def relationship_count(graph: Graph, community: str) -> int:
     """Relationships between the community's entities (what decides whether a pool is built)."""
     from pathrag_gds.datasets.loader import community_counts
@@ -126,7 +131,7 @@ def rebuild_pool(
     manifest = read_json(model_dir / "manifest.json")
     chain = manifest["chain"]
     folders = [model_dir, *(model_dir / str(m) for m in chain.get("members", []))]
-    entry = {"depth": depth, "chains": len(texts), "source": POOL_SOURCE}
+    entry = pool_entry(depth, texts)
     for folder in folders:
         scorer = ChainScorer(folder, quantization=s.quantization)
         scorer.check_ontology(ontology)

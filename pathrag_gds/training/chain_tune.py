@@ -265,14 +265,14 @@ def chain_texts(
     """
     from pathrag_gds.training.chain_pool import (
         POOL_MAX_RELATIONSHIPS,
-        POOL_SOURCE,
+        pool_entry,
         pool_texts,
         relationship_count,
     )
 
     if options.pool_depth > 0 and relationship_count(graph, options.community) <= POOL_MAX_RELATIONSHIPS:
         texts = pool_texts(graph, options.community, ontology, options.pool_depth)
-        return texts, {"depth": options.pool_depth, "chains": len(texts), "source": POOL_SOURCE}
+        return texts, pool_entry(options.pool_depth, texts)
     return schema_chain_texts(ontology, options.max_depth), None
 
 
