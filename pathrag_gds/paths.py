@@ -43,6 +43,27 @@ def kind_nouns(attributes: Mapping[str, Any]) -> list[str]:
     return out
 
 
+#: Attribute keys whose value says what an entity is to the others (`occupation: harbour master`).
+ROLE_KEYS = frozenset({"occupation", "role", "job", "title", "profession", "position"})
+
+
+def identity_nouns(attributes: Mapping[str, Any]) -> list[str]:
+    """What an entity is: its kinds (:func:`kind_nouns`), then its roles (one to three plain words).
+
+    Example:
+        >>> identity_nouns({"species": "dog", "occupation": "sheep dog", "fur": "black"})
+        ['dog', 'sheep dog']
+    """
+    out = kind_nouns(attributes)
+    for key in sorted(attributes):
+        value = attributes[key]
+        if key.lower() in ROLE_KEYS and isinstance(value, str):
+            words = value.strip().lower().split()
+            if 0 < len(words) <= 3 and all(w.isalpha() for w in words) and " ".join(words) not in out:
+                out.append(" ".join(words))
+    return out
+
+
 def kind_noun(attributes: Mapping[str, Any]) -> str | None:
     """The first of :func:`kind_nouns`, or None.
 

@@ -14,6 +14,8 @@ from pathrag_gds.intent.mentions import (
     described_entities,
     mask_mentions,
     named_entities,
+    part_names,
+    role_descriptions,
     type_mentions,
 )
 from pathrag_gds.intent.model import EXPECTED_MIN, TEMPERATURE, Encoder, Intent
@@ -42,8 +44,10 @@ __all__ = [
     "main_clause",
     "mask_mentions",
     "named_entities",
+    "part_names",
     "relation_text",
     "relations_allowed",
+    "role_descriptions",
     "singular",
     "stem",
     "type_distances",

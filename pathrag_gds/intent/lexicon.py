@@ -72,6 +72,13 @@ FUNCTION_WORDS = frozenset(
         "an", "of", "in", "on", "at", "for", "to", "by", "with", "from", "and", "or", "up", "out", "off",
     }
 )  # fmt: skip
+#: Words of a personal name that are a title, not the name (`Mrs` of `Mrs Patel`): no part name alone.
+NAME_TITLES = frozenset(
+    {
+        "mr", "mrs", "ms", "miss", "dr", "doctor", "sir", "lady", "lord", "saint", "st", "captain",
+        "father", "mother", "uncle", "aunt", "auntie", "old", "young", "little", "big",
+    }
+)  # fmt: skip
 #: Placeholder for masked named mentions.
 MASK = "X"
 #: Shortest name matched in a question, in characters (shorter ones match inside too many words).

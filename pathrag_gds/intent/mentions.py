@@ -10,9 +10,16 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pathrag_gds.intent.lexicon import DESCRIBED_MIN_WORDS, FUNCTION_WORDS, MASK, MIN_NAME_CHARS, STOP_WORDS
+from pathrag_gds.intent.lexicon import (
+    DESCRIBED_MIN_WORDS,
+    FUNCTION_WORDS,
+    MASK,
+    MIN_NAME_CHARS,
+    NAME_TITLES,
+    STOP_WORDS,
+)
 from pathrag_gds.intent.text import stems
-from pathrag_gds.paths import EntityRecord, kind_nouns
+from pathrag_gds.paths import EntityRecord, identity_nouns, kind_nouns
 
 
 def bracket_mentions(question: str) -> list[str]:
@@ -41,6 +48,62 @@ def named_entities(question: str, entities: Iterable[EntityRecord]) -> dict[str,
         name = e.name.lower().strip()
         if len(name) >= MIN_NAME_CHARS and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", q):
             out[e.id] = e.name
+    return out
+
+
+def _proper_parts(name: str) -> list[str]:
+    """The words of a proper name that may stand for it alone (`Kit` and `Penhallow` of `Kit Penhallow`).
+
+    A name is proper when each of its words but function words is capitalised; titles
+    (:data:`~pathrag_gds.intent.lexicon.NAME_TITLES`) and short words are not parts. A name of one
+    word has no parts (the whole name matches it).
+
+    Example:
+        >>> _proper_parts("Kit Penhallow"), _proper_parts("Mrs Patel"), _proper_parts("Old oak tree")
+        (['Kit', 'Penhallow'], ['Patel'], [])
+    """
+    words = re.findall(r"[\w'-]+", name)
+    content = [w for w in words if w.lower() not in FUNCTION_WORDS]
+    if len(words) < 2 or not all(w[:1].isupper() for w in content):
+        return []
+    return [w for w in content if len(w) >= MIN_NAME_CHARS and w.lower() not in NAME_TITLES and w.isalpha()]
+
+
+def part_names(
+    question: str, entities: Iterable[EntityRecord], named: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Entities the question names by one word of their proper name (`Kit's sister`): id -> that word.
+
+    People in stories are called by a first name or a surname alone. The word must be written
+    capitalised, as a whole word (a possessive `'s` may follow), outside the names already found
+    (`named`), and be a part (:func:`_proper_parts`) of exactly one entity's name: `Penhallow`
+    beside two Penhallows names neither.
+
+    Example:
+        >>> kit = EntityRecord("k", ("Person",), "Kit Penhallow")
+        >>> mara = EntityRecord("m", ("Person",), "Mara Penhallow")
+        >>> part_names("Who is Kit's sister?", [kit, mara])
+        {'k': 'Kit'}
+        >>> part_names("Where do the Penhallows live?", [kit, mara]), part_names("a kit bag?", [kit])
+        ({}, {})
+    """
+    named = named or {}
+    taken = [
+        (m.start(), m.end())
+        for n in named.values()
+        for m in re.finditer(rf"(?<!\w){re.escape(n)}(?!\w)", question, flags=re.IGNORECASE)
+    ]
+    owners: dict[str, set[str]] = {}
+    for e in entities:
+        for part in _proper_parts(e.name):
+            owners.setdefault(part, set()).add(e.id)
+    out: dict[str, str] = {}
+    for part, ids in owners.items():
+        if len(ids) != 1 or ids & set(named):
+            continue
+        for m in re.finditer(rf"(?<![\w'-]){re.escape(part)}(?![\w-])", question):
+            if not any(a <= m.start() and m.end() <= b for a, b in taken):
+                out.setdefault(next(iter(ids)), part)
     return out
 
 
@@ -91,6 +154,59 @@ def definite_descriptions(
     for ids in fits.values():
         if len(ids) == 1:
             out.update(ids)
+    return out
+
+
+#: Modifiers a role description may put before the role (`the OLD lighthouse keeper`).
+ROLE_MODIFIERS = 2
+
+
+def role_descriptions(
+    question: str, entities: Iterable[EntityRecord], named: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Entities the question picks out as `the <what it is>`: id -> the words that do.
+
+    "the harbour master" names the one entity whose kind or role (:func:`~pathrag_gds.paths.
+    identity_nouns`: `occupation: harbour master`, `species: dog`) it is, as a name would. Up to
+    :data:`ROLE_MODIFIERS` words may stand before it when the entity's own text holds them ("the
+    old lighthouse keeper" of "The old lighthouse keeper of Gull Point"). The description must fit
+    exactly one of the candidates, the named ones included: "the cat" beside a named cat names
+    no other cat. A span inside a longer one that fits is not read on its own, nor is a span
+    inside a name the question holds. Entities in `named` are never picked.
+
+    Example:
+        >>> agnes = EntityRecord("a", ("Person",), "Agnes", "", {"occupation": "harbour master"})
+        >>> port = EntityRecord("p", ("Place",), "Penmorrow", "", {"place_type": "harbour"})
+        >>> role_descriptions("Where does the harbour master live?", [agnes, port])
+        {'a': 'the harbour master'}
+        >>> bob = EntityRecord("b", ("Animal",), "Bob", "", {"species": "cat"})
+        >>> smokey = EntityRecord("s", ("Animal",), "Smokey", "", {"species": "cat"})
+        >>> role_descriptions("Does Bob like the cat?", [bob, smokey], {"b": "Bob"})
+        {}
+    """
+    named = named or {}
+    q = question.lower()
+    fits: dict[tuple[int, int], set[str]] = {}  # span -> ids it fits
+    for e in entities:
+        text = " ".join([e.name, e.description, *map(str, e.attributes.values())])
+        own = set(re.findall(r"[a-z]+", text.lower()))
+        for value in identity_nouns(e.attributes):
+            pattern = rf"(?<!\w)the\s+((?:[a-z]+\s+){{0,{ROLE_MODIFIERS}}}?){re.escape(value)}(?!\w)"
+            for m in re.finditer(pattern, q):
+                if all(w in own for w in m.group(1).split()):
+                    fits.setdefault((m.start(), m.end()), set()).add(e.id)
+    names = [
+        (m.start(), m.end())
+        for n in named.values()
+        for m in re.finditer(rf"(?<!\w){re.escape(n.lower())}(?!\w)", q)
+    ]
+    out: dict[str, str] = {}
+    for (a, b), ids in sorted(fits.items(), key=lambda kv: kv[0][0] - kv[0][1]):
+        inside = [(c, d) for (c, d) in fits if c <= a and b <= d and (c, d) != (a, b)] + [
+            (c, d) for (c, d) in names if c <= a and b <= d
+        ]
+        if len(ids) == 1 and not inside and not ids & set(named):
+            out.setdefault(next(iter(ids)), question[a:b])
     return out
 
 

@@ -46,6 +46,8 @@ from pathrag_gds.intent.mentions import (
     described_entities,
     mask_mentions,
     named_entities,
+    part_names,
+    role_descriptions,
     type_mentions,
 )
 from pathrag_gds.intent.model import EXPECTED_MIN, Encoder, softmax_scores
@@ -116,6 +118,8 @@ def read_question(question: str, entities: Iterable[EntityRecord] = ()) -> Readi
     by_id = {e.id: e for e in entities}
     named = named_entities(question, by_id.values())
     named.update(definite_descriptions(question, by_id.values(), named))
+    named.update(role_descriptions(question, by_id.values(), named))
+    named.update(part_names(question, by_id.values(), named))
     mentions = (*bracket_mentions(question), *named.values())
     masked = mask_mentions(question, mentions)
     wh, noun = wh_and_noun(masked)

@@ -20,7 +20,9 @@ from pathrag_gds.intent import (
     described_entities,
     infer_intent,
     main_clause,
+    part_names,
     relations_allowed,
+    role_descriptions,
     singular,
     type_distances,
     type_mentions,
@@ -28,7 +30,7 @@ from pathrag_gds.intent import (
     wh_and_noun,
 )
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.paths import EntityRecord
+from pathrag_gds.paths import EntityRecord, identity_nouns
 
 DATA = resources.files("pathrag_gds.datasets") / "data"
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "intent_cases.yaml"
@@ -225,6 +227,44 @@ def test_a_definite_description_names_the_one_entity_it_fits(enc: Embedder, bob:
     # a description two entities fit names neither
     twins = [EntityRecord(i, ("Animal",), i, "", {"species": "cat", "fur": "grey"}) for i in ("a", "b")]
     assert definite_descriptions("Who owns the grey cat?", twins) == {}
+
+
+def test_a_role_description_names_the_one_entity_in_that_role(enc: Embedder, bob: Any) -> None:
+    """`the retired postman` names Mr Thompson (occupation: retired postman) as his name would."""
+    ontology, ents = bob
+    it = infer_intent("Which dog does the retired postman own?", ontology, enc, ents)
+    assert it.named == ("mr_thompson",) and it.named_as == {"mr_thompson": "the retired postman"}
+    # a kind noun is a role too: `the dog` is Rex, the only dog; `the cat` fits Bob and Smokey
+    assert role_descriptions("Who owns the dog?", ents) == {"rex": "the dog"}
+    assert role_descriptions("Who owns the cat?", ents) == {}
+    # modifiers must be the entity's own words: the baker is `the village baker`, not `the old baker`
+    assert role_descriptions("Where does the village baker work?", ents) == {"mrs_patel": "the village baker"}
+    assert role_descriptions("Where does the old baker work?", ents) == {}
+    # a named entity counts for uniqueness but is never picked, nor is a span inside a name
+    cats = [e for e in ents if e.id in ("bob", "smokey")]
+    assert role_descriptions("Did the cat chase Bob?", cats, {"bob": "Bob"}) == {}
+    assert role_descriptions("Who runs the Dog and Duck?", ents, {"pub": "the Dog and Duck"}) == {}
+
+
+def test_one_word_of_a_proper_name_names_its_entity(enc: Embedder, bob: Any) -> None:
+    """Stories call people by a first name or a surname alone: `Patel` is Mrs Patel."""
+    ontology, ents = bob
+    it = infer_intent("Where does Patel's cat live?", ontology, enc, ents)
+    assert "mrs_patel" in it.named and it.named_as["mrs_patel"] == "Patel"
+    assert part_names("Who visits George?", ents) == {"grandpa_george": "George"}
+    # `Grandpa` is a word of two names (Grandpa George, Visit to Grandpa): it names neither
+    assert part_names("Who does Grandpa love?", ents) == {}
+    # titles are not names, a lower-case word is not a name, a full name found already stays
+    assert part_names("Where does Mrs Jones live?", ents) == {}
+    assert part_names("Who is the patel?", ents) == {}
+    assert part_names("Where does Mrs Patel work?", ents, {"mrs_patel": "Mrs Patel"}) == {}
+
+
+def test_identity_nouns_are_kinds_then_short_roles() -> None:
+    assert identity_nouns({"species": "cat", "occupation": "harbour master"}) == ["cat", "harbour master"]
+    # long or punctuated roles are not read as nouns
+    assert identity_nouns({"role": "Jane's mother", "occupation": "lifeboat coxswain and mechanic"}) == []
+    assert identity_nouns({"fur": "orange"}) == []
 
 
 def test_main_clause_before_a_clause_of_time() -> None:
