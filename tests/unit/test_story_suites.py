@@ -1,4 +1,4 @@
-"""The story suites (Bob: spec, fresh, heldout; the harbour graph: heldout) read and agree with their graphs.
+"""The story suites (Bob: spec, fresh, heldout; the harbour and orchard graphs: heldout) read and agree with their graphs.
 
 Every question's intended path, written at the head of its `note` ("a -rel-> b <-rel- c"), is walked
 in the graph file: each edge exists, the path has the question's hop count and holds the entities
@@ -17,7 +17,11 @@ import yaml
 from pathrag_gds.datasets.bob_suite import DATA, intended_path, load_suite
 from pathrag_gds.errors import InvalidInput
 
-SUITES = {"bob_eval.yaml": "bob.yaml", "harbour_eval.yaml": "harbour.yaml"}
+SUITES = {
+    "bob_eval.yaml": "bob.yaml",
+    "harbour_eval.yaml": "harbour.yaml",
+    "orchard_eval.yaml": "orchard.yaml",
+}
 
 
 def _graph(name: str) -> dict[str, Any]:
@@ -31,6 +35,8 @@ def test_the_suites_hold_their_sets() -> None:
     assert bob.queries[0].id == "1" and bob.fresh[0].id == "11"
     harbour = load_suite(DATA / "harbour_eval.yaml")
     assert harbour.community_id == "Harbour_Stories" and len(harbour.sets["heldout"]) == 30
+    orchard = load_suite(DATA / "orchard_eval.yaml")
+    assert orchard.community_id == "Orchard_Stories" and len(orchard.sets["heldout"]) == 40
 
 
 @pytest.mark.parametrize(("suite_file", "graph_file"), sorted(SUITES.items()))
