@@ -1,5 +1,5 @@
 // One hop for the WHOLE beam in one round trip.
-// $beam: [{pid, frontier, nodes: [ids on the path], keys: [edge keys of the path]}]
+// $beam: [{pid, frontier, nodes: [ids on the path], keys: [edge keys of the path], steps, probe}]
 // $rels: relationship types that may be walked (the whitelist); $cap: at most this many
 // neighbours per relationship type and parent (the hub cap); $limit: expand_per_path (a path
 // with planned steps: per step, so that one step's many neighbours never crowd out another
@@ -12,7 +12,10 @@
 // b.steps: null, or the only (type, direction) steps this path may take, as `type:out` /
 // `type:in` tokens (the chain planner's next steps for it).
 // Each row is one extension: parent, the stored relationship (source, type, target, properties),
-// the walk direction, the neighbour, and the canonical direction-agnostic key of the new path.
+// the walk direction, the neighbour, and the canonical direction-agnostic key of the new path; for
+// a path with b.probe ({step token: [{t: type, d: direction}]}: the steps its chain plan may take
+// after the one this row took) also those the neighbour has (`type:out` / `type:in`), the
+// relationship just walked not counted: the plan's next depth keeps the chains the graph holds.
 UNWIND $beam AS b
 MATCH (f:{{entity_label}} {{{id}}: b.frontier})
 CALL (f, b) {
@@ -42,6 +45,16 @@ CALL (f, b) {
 }
 WITH b, r, n, sim, startNode(r).{{id}} AS src, endNode(r).{{id}} AS tgt
 WITH b, r, n, sim, src, tgt, src + ':' + type(r) + ':' + tgt AS ek
+WITH b, r, n, sim, src, tgt, ek,
+     type(r) + CASE WHEN src = b.frontier THEN ':out' ELSE ':in' END AS step
+WITH b, r, n, sim, src, tgt, ek,
+     CASE WHEN b.probe IS NULL THEN null
+          ELSE [x IN coalesce(b.probe[step], [])
+                WHERE (x.d = 'out' AND apoc.node.degree.out(n, x.t)
+                                       > CASE WHEN x.t = type(r) AND src = n.{{id}} THEN 1 ELSE 0 END)
+                   OR (x.d = 'in' AND apoc.node.degree.in(n, x.t)
+                                      > CASE WHEN x.t = type(r) AND tgt = n.{{id}} THEN 1 ELSE 0 END)
+                | x.t + ':' + x.d] END AS next_steps
 RETURN b.pid AS pid,
        type(r) AS type,
        src, tgt,
@@ -52,4 +65,5 @@ RETURN b.pid AS pid,
             ELSE {labels: [l IN labels(n) WHERE l <> $entity_label],
                   props: apoc.map.removeKey(properties(n), $embedding_key)} END AS entity,
        sim,
+       next_steps,
        apoc.text.join(apoc.coll.sort(b.keys + [ek]), '|') AS key

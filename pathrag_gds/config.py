@@ -174,6 +174,10 @@ class SearchSettings(BaseModel):
     #: Chains kept per depth by the planner's beam over the schema, and chains walked in the end.
     chain_beam: int = Field(16, ge=1, le=10000)
     chain_keep: int = Field(5, ge=1, le=100)
+    #: Chain texts a plan holds in all, the kept ones first: a kept chain the walk finds no step
+    #: for from the topic is replaced, depth by depth, by the most probable held chain the graph
+    #: has (`ChainPlan.held`; `chain_keep` or less: the kept chains alone).
+    chain_reserve: int = Field(50, ge=1, le=1000)
     #: A topic's plan is followed only when its best chain holds at least this probability; below
     #: it the chain scorer cannot tell what the question asks from that topic, and the path-text
     #: scorer walks from it as from any seed (0: every plan is followed).

@@ -26,7 +26,7 @@ from pathrag_gds.graph import Graph
 from pathrag_gds.paths import Edge, EntityRecord
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.protocols import Child, Expansion, Frontier
-from pathrag_gds.search.schema import step_token
+from pathrag_gds.search.schema import parse_step, step_token
 
 
 def entity_record(settings: Settings, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
@@ -62,6 +62,9 @@ class Neo4jExpander:
                 "nodes": list(f.path.node_ids),
                 "keys": list(f.path.edge_keys),
                 "steps": None if f.steps is None else sorted(step_token(x) for x in f.steps),
+                "probe": None
+                if f.probe is None
+                else {step_token(k): [{"t": t, "d": d} for t, d in sorted(v)] for k, v in f.probe.items()},
             }
             for f in frontier
         ]
@@ -86,5 +89,7 @@ class Neo4jExpander:
             if r["entity"] is not None and nid not in ctx.entities and nid not in out.entities:
                 out.entities[nid] = entity_record(s, nid, r["entity"]["labels"], r["entity"]["props"])
             edge = Edge(r["type"], r["src"], r["tgt"], r["direction"], dict(r["rel_props"] or {}))
-            out.children.append(Child(paths[r["pid"]].extend(edge, nid), r["pid"], float(r["sim"])))
+            steps = r.get("next_steps")
+            held = None if steps is None else frozenset(parse_step(t) for t in steps)
+            out.children.append(Child(paths[r["pid"]].extend(edge, nid), r["pid"], float(r["sim"]), held))
         return out

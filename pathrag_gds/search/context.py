@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from pathrag_gds.errors import QueryCancelled, QueryTimeout
 from pathrag_gds.paths import EntityRecord, Path
 from pathrag_gds.search.planner import ChainPlan
+from pathrag_gds.search.schema import Step
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathrag_gds.intent import Intent
@@ -84,6 +85,9 @@ class QueryContext:
     steps: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
     #: chain plans of the topic seeds (seed id -> plan); empty: no chain planning for this query
     plans: dict[str, ChainPlan] = field(default_factory=dict)
+    #: the steps a planned path's end entity has, by (end, last edge key): the edge it came along
+    #: is not counted (read with the expansion; `ChainPlan.held`)
+    next_steps: dict[tuple[str, str], frozenset[Step]] = field(default_factory=dict)
 
     def plan_of(self, path: Path) -> ChainPlan | None:
         """The chain plan that governs a path (its start's), if any."""

@@ -38,7 +38,7 @@ from pathrag_gds.results import DepthStat
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.protocols import Expander, Frontier
 from pathrag_gds.search.ranking import Ranker
-from pathrag_gds.search.schema import path_chain
+from pathrag_gds.search.schema import Chain, Step, path_chain
 
 #: Called after each depth with that depth's best beam paths (for streaming).
 DepthCallback = Callable[[int, list[ScoredPath]], None]
@@ -75,8 +75,28 @@ def frontier(ctx: QueryContext, beam: Sequence[ScoredPath]) -> list[Frontier]:
         steps = None if plan is None else frozenset(plan.allowed(path_chain(b.path)))
         if steps is not None and not steps:
             continue
-        out.append(Frontier(i, b.path, steps))
+        probe = None if plan is None else plan.probe(path_chain(b.path))
+        out.append(Frontier(i, b.path, steps, probe or None))
     return out
+
+
+def hold_plans(ctx: QueryContext, beam: Sequence[ScoredPath], depth: int) -> None:
+    """Before walking `depth`: each topic's plan keeps the best chains the graph still holds.
+
+    A kept chain whose next step no entity the walk reached along its prefix has gives its place
+    to the most probable chain of the plan's reserve that does (:meth:`ChainPlan.held`), so the
+    walk follows `chain_keep` chains that exist, not chains the schema allows and the graph lacks.
+    """
+    if depth < 2 or not ctx.plans:
+        return
+    walked: dict[str, dict[Chain, set[Step]]] = {t: {} for t in ctx.plans}
+    for b in beam:
+        p = b.path
+        steps = ctx.next_steps.get((p.end, p.edge_keys[-1])) if p.edges else None
+        if p.start in walked and steps is not None:
+            walked[p.start].setdefault(path_chain(p), set()).update(steps)
+    for t, plan in ctx.plans.items():
+        ctx.plans[t] = plan.held(depth, walked[t])
 
 
 def expand(
@@ -99,6 +119,8 @@ def expand(
     for c in expansion.children:
         if c.sim is not None:
             ctx.sims[c.path.end] = c.sim
+        if c.steps is not None:
+            ctx.next_steps[(c.path.end, c.path.edge_keys[-1])] = c.steps
         allowed = steps.get(c.parent)
         if allowed is not None and path_chain(c.path)[-1] not in allowed:
             continue
@@ -149,6 +171,8 @@ def beam_search(
             break
         ctx.check()
         t_depth = time.perf_counter()
+        with ctx.timed("plan"):
+            hold_plans(ctx, beam, depth)
         with ctx.timed("expand"):
             children, parents = expand(ctx, expander, beam, relations_at(depth))
         if not children:

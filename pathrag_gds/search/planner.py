@@ -173,13 +173,19 @@ class ChainPlan:
     """The chains a question asks for from one topic label, with probabilities.
 
     `probs` holds the kept chains (the best `keep`); `allowed(prefix)` the next steps the search
-    may take from a path that has walked `prefix`.
+    may take from a path that has walked `prefix`. `reserve` holds the next most probable chains
+    too: where a kept chain turns out not to exist from the topic, the walk takes the best of those
+    that do instead (:meth:`held`).
     """
 
     probs: dict[Chain, float]
     texts: dict[Chain, str] = field(default_factory=dict)
     #: chains scored in all (the planner's work)
     scored: int = 0
+    #: the kept chains and the next most probable ones, with their probabilities
+    reserve: dict[Chain, float] = field(default_factory=dict)
+    #: how many chain texts the walk follows at once (0: `probs` as planned, no reserve)
+    keep: int = 0
 
     @property
     def best(self) -> Chain:
@@ -204,6 +210,59 @@ class ChainPlan:
         """Next steps that keep a path on a kept chain (empty: the path should stop here)."""
         n = len(prefix)
         return {c[n] for c in self.probs if len(c) > n and c[:n] == prefix}
+
+    def probe(self, prefix: Chain) -> dict[Step, frozenset[Step]]:
+        """For each next step from `prefix`, the steps after it that a reserve chain takes.
+
+        What the walk asks the graph while it takes the next step: which of those the entities it
+        reaches have (:meth:`held`). Empty without a reserve.
+
+        Example:
+            >>> ab, ac = (("a", "out"), ("b", "out")), (("a", "out"), ("c", "in"))
+            >>> plan = ChainPlan({ab: 0.5}, reserve={ab: 0.5, ac: 0.2, (("a", "out"),): 0.1}, keep=1)
+            >>> {k: sorted(v) for k, v in plan.probe(()).items()}
+            {('a', 'out'): [('b', 'out'), ('c', 'in')]}
+        """
+        if self.keep <= 0:
+            return {}
+        n = len(prefix)
+        out: dict[Step, set[Step]] = {}
+        for c in self.reserve:
+            if len(c) > n + 1 and c[:n] == prefix:
+                out.setdefault(c[n], set()).add(c[n + 1])
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def held(self, depth: int, walked: Mapping[Chain, Collection[Step]]) -> ChainPlan:
+        """The plan for the walk's next `depth`: the best `keep` chains the graph still holds.
+
+        `walked` maps each chain prefix of `depth - 1` hops the walk has reached to the steps its
+        end entities have. A longer chain is held when its prefix was reached and its next step is
+        there; a kept chain of `depth - 1` hops or fewer was walked already and stays. The others
+        are dropped, and the reserve's next most probable held chains take their places (chains of
+        one text count once). Probabilities stay as planned.
+
+        Example:
+            >>> a, ab, ac = (("a", "out"),), (("a", "out"), ("b", "out")), (("a", "out"), ("c", "in"))
+            >>> plan = ChainPlan({ab: 0.5, a: 0.2}, reserve={ab: 0.5, a: 0.2, ac: 0.1}, keep=2)
+            >>> sorted(plan.held(2, {a: {("c", "in")}}).probs.items())
+            [((('a', 'out'),), 0.2), ((('a', 'out'), ('c', 'in')), 0.1)]
+        """
+        if not self.reserve or self.keep <= 0:
+            return self
+        n = depth - 1
+        kept: dict[Chain, float] = {}
+        texts_kept: set[str] = set()
+        for c, p in sorted(self.reserve.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0])):
+            held = c in self.probs if len(c) <= n else c[n] in walked.get(c[:n], ())
+            if not held:
+                continue
+            text = self.texts.get(c, repr(c))
+            if text not in texts_kept:
+                if len(texts_kept) >= self.keep:
+                    continue
+                texts_kept.add(text)
+            kept[c] = p
+        return ChainPlan(kept, self.texts, self.scored, self.reserve, self.keep)
 
 
 def softmax(scores: Sequence[float], temperature: float) -> list[float]:
@@ -237,6 +296,7 @@ def plan_chains(
     nouns: Mapping[Chain, NounWeights] | None = None,
     far: ChainScoreFn | None = None,
     pool: Collection[str] | None = None,
+    reserve: int = 0,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -250,7 +310,8 @@ def plan_chains(
     `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
     reach an answer and is not planned (None: every step of the schema). `pool`: the texts of the
     chains the graph holds (the chain model's pool, :func:`~pathrag_gds.search.schema.pool_chain_texts`);
-    no other chain is planned (None: every chain of the schema).
+    no other chain is planned (None: every chain of the schema). `reserve`: how many of the most
+    probable chain texts the plan holds beside the kept ones (:meth:`ChainPlan.held`; 0: none).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -285,4 +346,7 @@ def plan_chains(
     order = sorted(by_text, key=lambda t: (-scored[by_text[t][0]], min(len(c) for c in by_text[t]), t))
     probs = softmax([scored[by_text[t][0]] for t in order], temperature)
     kept = {c: p for t, p in zip(order[:keep], probs[:keep], strict=True) for c in by_text[t]}
-    return ChainPlan(kept, {c: texts[c] for c in kept}, len(scored))
+    if reserve <= keep:
+        return ChainPlan(kept, {c: texts[c] for c in kept}, len(scored))
+    reserved = {c: p for t, p in zip(order[:reserve], probs[:reserve], strict=True) for c in by_text[t]}
+    return ChainPlan(kept, {c: texts[c] for c in reserved}, len(scored), reserved, keep)

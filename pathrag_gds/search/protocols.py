@@ -18,7 +18,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -41,11 +41,16 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Frontier:
-    """One beam path to expand: its index in the beam and the steps it may take (None: any)."""
+    """One beam path to expand: its index in the beam and the steps it may take (None: any).
+
+    `probe`: for a step it may take, the steps after it that its plan may walk next: a child along
+    that step reports which of those its end entity has (`Child.steps`); None: none is asked.
+    """
 
     index: int
     path: Path
     steps: frozenset[Step] | None = None
+    probe: Mapping[Step, frozenset[Step]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,9 @@ class Child:
     parent: int
     #: cosine of the end entity's stored embedding to the question (None: not computed)
     sim: float | None = None
+    #: of the steps its frontier's `probe` asked about, those the end entity has, the edge just
+    #: walked not counted (None: not asked; `ChainPlan.held`)
+    steps: frozenset[Step] | None = None
 
 
 @dataclass

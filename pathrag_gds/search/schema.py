@@ -60,6 +60,17 @@ def step_token(step: Step) -> str:
     return f"{step[0]}:{step[1]}"
 
 
+def parse_step(token: str) -> Step:
+    """The step a `type:out` / `type:in` token writes (:func:`step_token` read back).
+
+    Example:
+        >>> parse_step("directed_by:in"), parse_step("a:b:out")
+        (('directed_by', 'in'), ('a:b', 'out'))
+    """
+    rel, _, direction = token.rpartition(":")
+    return (rel, "in") if direction == "in" else (rel, "out")
+
+
 @dataclass(frozen=True, slots=True)
 class TypedChain:
     """A chain with the entity type label at each of its positions (`labels[0]`: the topic's)."""

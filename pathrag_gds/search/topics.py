@@ -159,6 +159,7 @@ def topic_plans(
                 nouns=nouns,
                 far=far,
                 pool=scorer.pool,
+                reserve=settings.chain_reserve,
             )
         if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
             plans[t] = memo[key]

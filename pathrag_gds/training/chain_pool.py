@@ -18,7 +18,7 @@ from typing import Any
 
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.search.schema import Chain, Step, pool_chain_texts
+from pathrag_gds.search.schema import Chain, parse_step, pool_chain_texts
 
 #: The largest graph (its relationships between the community's entities) a pool is built for.
 POOL_MAX_RELATIONSHIPS = 2000
@@ -37,11 +37,7 @@ def parse_chain(tokens: list[str]) -> Chain:
         >>> parse_chain(["owns:in", "lives_in:out"])
         (('owns', 'in'), ('lives_in', 'out'))
     """
-    out: list[Step] = []
-    for t in tokens:
-        rel, _, direction = t.rpartition(":")
-        out.append((rel, "in") if direction == "in" else (rel, "out"))
-    return tuple(out)
+    return tuple(parse_step(t) for t in tokens)
 
 
 def held_chains(

@@ -162,6 +162,22 @@ def test_a_planned_path_may_come_back_to_an_entity_but_not_along_its_own_edge(
     assert all(i not in nodes for _, i in expand(None))
 
 
+def test_a_probed_step_reports_the_steps_its_neighbour_has(
+    graph: Graph, settings: Settings, demo_community: str
+) -> None:
+    """Rex -chases-> Bob, asked which of four next steps Bob has: he chases Pip, hides, lives in his
+    house; only Rex chases him, along the edge just walked, so `chases:in` is not reported."""
+    probe = {"chases:out": [{"t": "chases", "d": "in"}, {"t": "chases", "d": "out"},
+                            {"t": "hides_in", "d": "out"}, {"t": "owns", "d": "out"}]}  # fmt: skip
+    beam = [
+        {"pid": 0, "frontier": "rex", "nodes": ["rex"], "keys": [], "steps": ["chases:out"], "probe": probe}
+    ]
+    rows = _expand(graph, settings, beam, ["chases", "hides_in", "owns"], cap=50, limit=20)
+    assert [(r["id"], sorted(r["next_steps"])) for r in rows] == [("bob", ["chases:out", "hides_in:out"])]
+    beam[0]["probe"] = None
+    assert [r["next_steps"] for r in _expand(graph, settings, beam, ["chases"], cap=50, limit=20)] == [None]
+
+
 def test_retrieval_reads_cannot_write(graph: Graph, tmp_path: Path) -> None:
     (tmp_path / "sneaky.cypher").write_text("CREATE (:PathragWriteProbe {x: 1}) RETURN 1 AS n")
     probe = Graph(graph.driver, graph.settings)

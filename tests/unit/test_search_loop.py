@@ -56,8 +56,20 @@ class FakeGraphExpander:
                     continue
                 out.entities.setdefault(there, EntityRecord(there, ("Thing",), there.upper()))
                 child = f.path.extend(Edge(t, src, tgt, direction), there)  # type: ignore[arg-type]
-                out.children.append(Child(child, f.index, sim=0.5))
+                held = (
+                    None
+                    if f.probe is None
+                    else self.held(there, f.probe.get((t, direction), frozenset()), here)
+                )  # type: ignore[arg-type]
+                out.children.append(Child(child, f.index, sim=0.5, steps=held))
         return out
+
+    @staticmethod
+    def held(node: str, asked: frozenset[tuple[str, str]], came_from: str) -> frozenset[tuple[str, str]]:
+        """Of the steps asked about, those `node` has in `EDGES` (not back to where it came from)."""
+        has = {(t, "out") for t, n in EDGES.get(node, []) if n != came_from}
+        has |= {(t, "in") for s, es in EDGES.items() for t, n in es if n == node and s != came_from}
+        return frozenset(asked & has)  # type: ignore[operator]
 
 
 class FakeScorer:
@@ -241,3 +253,23 @@ def test_an_expander_that_walks_everything_at_once_ends_the_walk() -> None:
     assert expander.calls == 2 and [d.candidates for d in out.depths] == [1, 2, 0]
     assert ["a-b1"] in scorer.batches and ["a-b1-c1"] in scorer.batches, "one batch per depth"
     assert {text(x.path) for x in out.best} == {"a", "a-b1", "a-b1-c1"}
+
+
+def test_a_kept_chain_the_graph_lacks_gives_its_place_to_a_held_one() -> None:
+    """The plan keeps r->v (0.6), which no b has; its reserve holds r->t (0.3): at depth 2 the
+    walk asks each b for its steps, drops r->v and follows r->t instead."""
+    rv, rt = (("r", "out"), ("v", "out")), (("r", "out"), ("t", "out"))
+    reserve = {rv: 0.6, rt: 0.3, (("s", "out"), ("w", "out")): 0.05}
+    settings = Settings(min_score=0.0, chain_rerank=0)
+    held = context(2, plans={"a": ChainPlan({rv: 0.6}, reserve=reserve, keep=1)})
+    expander = FakeGraphExpander()
+    found = search(held, expander, FakeScorer(), settings)
+    assert {"a-b1-c1", "a-b2-c2", "a-b3-c3"} <= set(found)
+    assert expander.calls[0][0].probe == {
+        ("r", "out"): frozenset({("v", "out"), ("t", "out")}),
+        ("s", "out"): frozenset({("w", "out")}),
+    }
+    assert held.plans["a"].probs == {rt: 0.3}
+    # without a reserve the kept chain is walked as planned, and finds nothing at depth 2
+    alone = context(2, plans={"a": ChainPlan({rv: 0.6})})
+    assert not [p for p in search(alone, FakeGraphExpander(), FakeScorer(), settings) if p.count("-") == 2]

@@ -1,4 +1,5 @@
-"""The story suites (Bob: spec, fresh, heldout; the harbour and orchard graphs: heldout) read and agree with their graphs.
+"""The story suites (Bob: spec, fresh, heldout; the harbour and orchard graphs: heldout) read and
+agree with their graphs.
 
 Every question's intended path, written at the head of its `note` ("a -rel-> b <-rel- c"), is walked
 in the graph file: each edge exists, the path has the question's hop count and holds the entities
