@@ -165,6 +165,10 @@ class SearchSettings(BaseModel):
     #: share of the entities the question describes in other words (`Kitchen clean-up` for "when
     #: the kitchen was cleaned up") on the path; measured on the Bob suite (docs/benchmarks.md).
     weight_described: float = Field(0.1, ge=0.0, le=10.0)
+    #: share of the question's own words (outside the entities it names) the path's relations or
+    #: its best un-named entity hold (`scoring_terms.s_lexical`); measured on the story graphs,
+    #: people and MetaQA (docs/benchmarks.md).
+    weight_lexical: float = Field(0.3, ge=0.0, le=10.0)
     #: Plan the walk over relation chains where the community has a chain model
     #: (`models/tuned-<community>/chain/`, made by `tune`): paths from the question's topic entities
     #: walk only the planned chains' next steps, and a path's chain probability is added to its score.

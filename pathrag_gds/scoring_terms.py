@@ -9,7 +9,11 @@
 - `s_described`: the share of the entities the question describes in other words (an event named
   by a clause: `when the kitchen was cleaned up`) the path touches (1 when it describes none);
 - `s_length`: 1 / (1 + hops walked past the last answer-like entity): stops paths from wandering past
-  the answer (cosine similarity does not punish extra hops).
+  the answer (cosine similarity does not punish extra hops);
+- `s_lexical`: the share of the question's own words (outside the entities it names) that the
+  path's relations or its best un-named entity hold, word for word up to the stem: what the
+  question says of the instance beyond the names ("the evening after the mess" of an event
+  described so), which one pooled cosine of the path text can miss.
 
 The final score is `mode score + sum(weight x term)` (weights in :class:`~pathrag_gds.config.Settings`,
 0 turns a term off).
@@ -28,8 +32,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from pathrag_gds.intent import EXPECTED_MIN, Intent, singular
+from pathrag_gds.intent import EXPECTED_MIN, Intent, mask_mentions, singular
+from pathrag_gds.intent.lexicon import STOP_WORDS
+from pathrag_gds.intent.text import stems
 from pathrag_gds.paths import EntityRecord, Path
 
 #: Credit kept per hop between an answer-like entity and the end of the path.
@@ -47,6 +54,7 @@ class TermWeights:
     coverage: float = 0.0
     length: float = 0.0
     described: float = 0.0
+    lexical: float = 0.0
 
     @property
     def any(self) -> bool:
@@ -56,7 +64,7 @@ class TermWeights:
     def by_name(self) -> dict[str, float]:
         """Weight of each term, keyed as in :func:`term_parts`."""
         return {"type": self.type, "relation_prior": self.relation_prior, "coverage": self.coverage,
-                "length": self.length, "described": self.described}  # fmt: skip
+                "length": self.length, "described": self.described, "lexical": self.lexical}  # fmt: skip
 
 
 def _entity_words(e: EntityRecord) -> set[str]:
@@ -171,6 +179,72 @@ def s_length(
     return 1.0 / (1.0 + wander)
 
 
+@lru_cache(maxsize=256)
+def question_words(question: str, mentions: tuple[str, ...]) -> frozenset[str]:
+    """The question's content stems outside its named mentions (stop words and `X` left out).
+
+    Example:
+        >>> sorted(question_words("In which room did Jane make up after the mess?", ("Jane",)))
+        ['after', 'make', 'mess', 'room', 'up']
+    """
+    masked = mask_mentions(question, mentions)
+    return frozenset(w for w in stems(masked) if w not in STOP_WORDS and w != "x" and not w.isdigit())
+
+
+def _values(attributes: Mapping[str, object]) -> list[object]:
+    return [v for x in attributes.values() for v in (x if isinstance(x, list | tuple) else [x])]
+
+
+def _entity_stems(entity: EntityRecord) -> frozenset[str]:
+    return _text_stems(" ".join([entity.name, entity.description, *map(str, _values(entity.attributes))]))
+
+
+@lru_cache(maxsize=8192)
+def _text_stems(text: str) -> frozenset[str]:
+    return frozenset(stems(text))
+
+
+def s_lexical(
+    path: Path,
+    entities: Mapping[str, EntityRecord],
+    intent: Intent,
+    named: Sequence[str] | set[str] = (),
+) -> float:
+    """Share of the question's own words the path says, word for word up to the stem.
+
+    The question's words are :func:`question_words` less those the named entities' texts hold
+    (`Joy the squirrel`: `squirrel` is Joy's). A word counts when the path's relation types or edge
+    attributes hold it, or when the one un-named entity holding most of them does (its name,
+    description, attribute values): one entity, so a longer path does not collect words as it
+    wanders. 0 when no word is left.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge
+        >>> ents = {"j": EntityRecord("j", ("Person",), "Jane"),
+        ...         "m": EntityRecord("m", ("Event",), "Bonding", "They make up after the mess."),
+        ...         "s": EntityRecord("s", ("Event",), "Spill", "Milk on the floor.")}
+        >>> it = Intent("When did Jane make up after the mess?", mentions=("Jane",))
+        >>> s_lexical(Path(("j", "m"), (Edge("involves", "m", "j", "in"),)), ents, it, {"j"})
+        1.0
+        >>> s_lexical(Path(("j", "s"), (Edge("involves", "s", "j", "in"),)), ents, it, {"j"})
+        0.0
+    """
+    words = question_words(intent.question, tuple(intent.mentions))
+    for n in named:
+        if n in entities:
+            words = words - _entity_stems(entities[n])
+    if not words:
+        return 0.0
+    found: set[str] = set()
+    for e in path.edges:
+        found |= _text_stems(" ".join([e.type.replace("_", " "), *map(str, _values(e.attributes))])) & words
+    best = 0
+    for n in path.node_ids:
+        if n not in named and n in entities:
+            best = max(best, len((_entity_stems(entities[n]) & words) - found))
+    return (len(found) + best) / len(words)
+
+
 def term_parts(
     path: Path,
     entities: Mapping[str, EntityRecord],
@@ -191,6 +265,8 @@ def term_parts(
         out["length"] = s_length(path, entities, intent, named)
     if weights.described:
         out["described"] = s_described(path, intent)
+    if weights.lexical:
+        out["lexical"] = s_lexical(path, entities, intent, named)
     return out
 
 

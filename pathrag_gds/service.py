@@ -373,6 +373,7 @@ class PathRag:
             "coverage": s.weight_coverage,
             "length": s.weight_length,
             "described": s.weight_described,
+            "lexical": s.weight_lexical,
             "chain": s.weight_chain,
         }
         return path_results(ctx, scored, self._text_of(ctx, ontology), sources, weights)

@@ -73,7 +73,12 @@ class Ranker:
         self.mode = settings.mode if mode is None else mode
         s = settings
         self.weights = TermWeights(
-            s.weight_type, s.weight_relation_prior, s.weight_coverage, s.weight_length, s.weight_described
+            s.weight_type,
+            s.weight_relation_prior,
+            s.weight_coverage,
+            s.weight_length,
+            s.weight_described,
+            s.weight_lexical,
         )
 
     def model_scores(self, paths: Sequence[Path], depth: int) -> list[ModelScore]:

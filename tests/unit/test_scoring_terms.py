@@ -11,6 +11,7 @@ from pathrag_gds.scoring_terms import (
     s_coverage,
     s_described,
     s_length,
+    s_lexical,
     s_relation_prior,
     s_type,
     term_parts,
@@ -142,3 +143,26 @@ def test_a_kind_attribute_outranks_the_description() -> None:
     joy = EntityRecord("joy", ("Animal",), "Joy", "friend of the dog", {"species": "red squirrel"})
     pip = EntityRecord("pip", ("Animal",), "Pip", "the neighbours' dog")
     assert answer_fit(rex, dog_q, ()) == answer_fit(pip, dog_q, ()) == 1.0 > answer_fit(joy, dog_q, ())
+
+
+def test_lexical_counts_the_question_words_a_path_says_beyond_the_names() -> None:
+    ents = {
+        "joy": EntityRecord("joy", ("Animal",), "Joy", "A red squirrel from the old oak."),
+        "oak": EntityRecord("oak", ("Place",), "Old oak tree", "Home of a squirrel family."),
+        "meet": EntityRecord("meet", ("Event",), "Encounter", "An autumn day when Bob saw Joy."),
+        "patch": EntityRecord("patch", ("Place",), "Vegetable patch", "Where Bob meets friends."),
+    }
+    it = Intent("Where did Bob meet Joy the squirrel in autumn?", mentions=("Bob", "Joy"))
+    to_oak = chain(("joy", "lives_in", "oak"))
+    to_patch = chain(("joy", "involved_in", "meet"), ("meet", "takes_place", "patch"))
+    # `squirrel` is Joy's own word: the oak's description gains nothing by repeating it
+    assert s_lexical(to_oak, ents, it, {"joy"}) == 0.0
+    # `meet` and `autumn` are left; the patch says `meet`, the encounter `autumn`: one entity counts
+    assert s_lexical(to_patch, ents, it, {"joy"}) == 0.5
+    # a relation type that says a question word counts it once, with the best entity's other words
+    met = chain(("joy", "meets", "meet"))
+    assert s_lexical(met, ents, it, {"joy"}) == 1.0
+    # walking on adds no word the best entity lacks
+    on = to_oak.extend(Edge("near", "oak", "patch", "out"), "patch")
+    assert s_lexical(on, ents, it, {"joy"}) == s_lexical(chain(("joy", "near", "patch")), ents, it, {"joy"})
+    assert term_parts(to_oak, ents, it, TermWeights(lexical=0.5), {"joy"}) == {"lexical": 0.0}
