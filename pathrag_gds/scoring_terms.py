@@ -67,9 +67,13 @@ class TermWeights:
                 "length": self.length, "described": self.described, "lexical": self.lexical}  # fmt: skip
 
 
-def _entity_words(e: EntityRecord) -> set[str]:
-    text = " ".join([e.name, e.description, *(f"{k} {v}" for k, v in e.attributes.items())])
-    return {singular(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
+def _entity_words(e: EntityRecord) -> frozenset[str]:
+    return _singular_words(" ".join([e.name, e.description, *(f"{k} {v}" for k, v in e.attributes.items())]))
+
+
+@lru_cache(maxsize=8192)
+def _singular_words(text: str) -> frozenset[str]:
+    return frozenset(singular(w) for w in re.findall(r"[a-z0-9]+", text.lower()))
 
 
 def answer_fit(entity: EntityRecord, intent: Intent, named: Sequence[str] | set[str]) -> float:

@@ -110,19 +110,21 @@ def serialize_path(
     *,
     max_tokens: int = 256,
     count_tokens: TokenCounter = approx_tokens,
+    sentences_of: Callable[[EntityRecord], list[str]] = entity_sentences,
 ) -> str:
     """The scorer's text for a path: `summary ||| entity texts`, within `max_tokens`.
 
     The summary always stays whole. When the entity texts do not fit, each entity keeps its leading
     sentences (type, description, then attributes) up to an equal share of what is left, so no
-    entity is dropped and the end of the text is never cut off blindly.
+    entity is dropped and the end of the text is never cut off blindly. `sentences_of` gives an
+    entity's sentences (:func:`entity_sentences`; a caller scoring many paths passes a cached one).
     """
     summary = chain_summary(path, entities, ontology)
     seen: list[str] = []
     for nid in path.node_ids:
         if nid not in seen:
             seen.append(nid)
-    per_entity = [entity_sentences(entities[n]) for n in seen]
+    per_entity = [sentences_of(entities[n]) for n in seen]
     # Sentence counts are summed (each counted once; the counter is cached by the caller), minus the
     # two special tokens every count includes: an estimate within a few tokens of the joined text.
     sizes = [[max(count_tokens(x) - 2, 1) for x in sentences] for sentences in per_entity]

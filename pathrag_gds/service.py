@@ -47,7 +47,7 @@ from pathrag_gds.search.ranking import Ranker
 from pathrag_gds.search.results import path_results
 from pathrag_gds.search.topics import topic_plans
 from pathrag_gds.seeding import SeedHit, seed_rows, seeds_by_id, vector_seeds
-from pathrag_gds.serialize import serialize_path
+from pathrag_gds.serialize import entity_sentences, serialize_path
 from pathrag_gds.validation import check_graph, check_parameters
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -351,9 +351,18 @@ class PathRag:
         if self._count_tokens is None:
             self._count_tokens = functools.lru_cache(maxsize=200_000)(self.embedder.token_count)
         count, max_tokens = self._count_tokens, self.settings.path_text_tokens
+        sentences: dict[str, list[str]] = {}  # an entity's sentences, once per query
+
+        def sentences_of(entity: EntityRecord) -> list[str]:
+            if entity.id not in sentences:
+                sentences[entity.id] = entity_sentences(entity)
+            return sentences[entity.id]
 
         def text_of(path: Path) -> str:
-            return serialize_path(path, ctx.entities, ontology, max_tokens=max_tokens, count_tokens=count)
+            entities = ctx.entities
+            return serialize_path(
+                path, entities, ontology, max_tokens=max_tokens, count_tokens=count, sentences_of=sentences_of
+            )
 
         return text_of
 

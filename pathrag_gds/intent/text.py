@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import takewhile
 
 from pathrag_gds.intent.lexicon import (
@@ -30,6 +31,7 @@ from pathrag_gds.intent.lexicon import (
 )
 
 
+@lru_cache(maxsize=65536)
 def singular(word: str) -> str:
     """A crude English singular: `movies` -> `movie`, `languages` -> `language`, `boxes` -> `box`."""
     w = word.lower()
