@@ -7,6 +7,8 @@ Starts the local Neo4j (unless `NEO4J_URI` points at your own), loads the Bob-th
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
 
 DEFAULT_QUESTION = "In which village was Bob when the milk was spilled?"
 
@@ -27,9 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from pathrag_gds.datasets.demo import DEMO_FILE, read_graph_file
 
     settings = get_settings()
-    localdb.start(settings)
-    load.run_demo(argparse.Namespace(no_index=False))
-    db.warm(settings)
+    # with --json, stdout carries the result alone: the server's, the load's and the warm-up's
+    # reports go to stderr
+    with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+        localdb.start(settings)
+        load.run_demo(argparse.Namespace(no_index=False))
+        print(db.warm(settings).summary())
     community = read_graph_file(DEMO_FILE).community_id
     return query.run(
         argparse.Namespace(

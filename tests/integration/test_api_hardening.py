@@ -512,3 +512,19 @@ def test_cli_library_and_http_give_the_same_paths(
     )
     best = lib["paths"][0]["answer_candidates"][0]["name"] if lib["paths"] else None
     assert (http["answer_detail"] or {}).get("entity") == best
+
+
+def test_demo_json_prints_the_result_alone_on_stdout(demo_community: str) -> None:
+    """`demo --json | jq`: the server's, the load's and the warm-up's reports go to stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pathrag_gds", "demo", "--json"],
+        cwd=ROOT_DIR,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["paths"] and result["paths"][0]["answer_candidates"][0]["name"] == "Whiskerville"
+    assert f"community {demo_community}" in proc.stderr and "warmed up the search queries" in proc.stderr
