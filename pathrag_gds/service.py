@@ -359,10 +359,10 @@ class PathRag:
             return sentences[entity.id]
 
         def text_of(path: Path) -> str:
-            entities = ctx.entities
             return serialize_path(
-                path, entities, ontology, max_tokens=max_tokens, count_tokens=count, sentences_of=sentences_of
-            )
+                path, ctx.entities, ontology,
+                max_tokens=max_tokens, count_tokens=count, sentences_of=sentences_of,
+            )  # fmt: skip
 
         return text_of
 

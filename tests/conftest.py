@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pathrag_testutil import run_cli
 
 from pathrag_gds import localdb
-from pathrag_gds.config import ROOT_DIR, Settings
+from pathrag_gds.config import Settings
 from pathrag_gds.datasets.bob_suite import DATA
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.graph import Graph
@@ -67,13 +67,7 @@ def settings(request: pytest.FixtureRequest) -> Settings:
 
 
 def _db_cli(action: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", "db", action],
-        cwd=ROOT_DIR,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_cli("db", action, timeout=None)
 
 
 @pytest.fixture(scope="session")
@@ -97,14 +91,7 @@ def graph(settings: Settings) -> Iterator[Graph]:
 
 def _load(*args: str) -> None:
     """Run `python -m pathrag_gds load ARGS` (idempotent); fail the test on an error."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", "load", *args],
-        cwd=ROOT_DIR,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ.copy(),
-    )
+    proc = run_cli("load", *args, timeout=None)
     if proc.returncode != 0:
         pytest.fail(f"`load {' '.join(args)}` failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
 

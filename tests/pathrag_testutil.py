@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
+
+from pathrag_gds.config import ROOT_DIR
 
 #: Environment variables that point a client at a Neo4j server (cleared to test the local one).
 CLIENT_VARS = ("NEO4J_URI", "NEO4J_USER", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
@@ -32,3 +37,21 @@ def private_server_env(home: Path) -> dict[str, str]:
         PATHRAG_PAGECACHE="64m",
     )
     return env
+
+
+def run_cli(
+    *args: str, env: Mapping[str, str] | None = None, timeout: float | None = 600
+) -> subprocess.CompletedProcess[str]:
+    """`python -m pathrag_gds ARGS` from the repository root, output captured, never raising on exit.
+
+    `env` replaces this process's environment (None: inherit it).
+    """
+    return subprocess.run(
+        [sys.executable, "-m", "pathrag_gds", *args],
+        cwd=ROOT_DIR,
+        env=None if env is None else dict(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

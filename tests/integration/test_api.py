@@ -8,8 +8,6 @@ answers while Neo4j stops and starts again are tested on a private server
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -18,13 +16,14 @@ from typing import Any
 import pytest
 import requests
 from api_testutil import AUTH, TOKEN, ServerThread, assert_error
+from pathrag_testutil import run_cli
 
 from pathrag_gds.api import create_app
 from pathrag_gds.api.app import app_state
 from pathrag_gds.api.interrupt import InterruptibleScorer
 from pathrag_gds.api.runner import THREAD_PREFIX
 from pathrag_gds.api.sse import parse_events
-from pathrag_gds.config import ROOT_DIR, Settings
+from pathrag_gds.config import Settings
 from pathrag_gds.graph import Graph
 from pathrag_gds.scoring import QuestionScorer, get_scorer
 from pathrag_gds.service import PathRag
@@ -47,13 +46,7 @@ def demo(graph: Graph, settings: Settings) -> Settings:
     ids = {c["id"] for c in rows[0]["communities"]} if rows else set()
     state = graph.read("index_state", index_name=settings.vector_index)
     if COMMUNITY not in ids or not state or state[0]["state"] != "ONLINE":
-        proc = subprocess.run(
-            [sys.executable, "-m", "pathrag_gds", "load", "demo"],
-            cwd=ROOT_DIR,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        proc = run_cli("load", "demo", timeout=None)
         assert proc.returncode == 0, proc.stdout + proc.stderr
     return settings
 

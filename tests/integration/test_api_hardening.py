@@ -10,8 +10,6 @@ import contextlib
 import json
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,11 +19,12 @@ from typing import Any
 import pytest
 import requests
 from api_testutil import AUTH, TOKEN, ServerThread, assert_error
+from pathrag_testutil import run_cli
 
 from pathrag_gds.api import create_app
 from pathrag_gds.api.app import app_state
 from pathrag_gds.api.sse import parse_events
-from pathrag_gds.config import ROOT_DIR, Settings
+from pathrag_gds.config import Settings
 from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
@@ -482,15 +481,10 @@ def test_cli_library_and_http_give_the_same_paths(
 ) -> None:
     tuned = Path(settings.models_dir) / f"tuned-{demo_community}" / "manifest.json"
     assert tuned.is_file(), "the demo's tuned cross-encoder ships in models/"
-    proc = subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", "query", question, "--community", demo_community, "--json"],
-        cwd=ROOT_DIR,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
+    proc = run_cli(
+        "query", question, "--community", demo_community, "--json",
         env={**os.environ, "PATHRAG_CASCADE_K": str(CASCADE_K)},
-    )
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     cli = json.loads(proc.stdout)
     cascade = settings.model_copy(update={"cascade_k": CASCADE_K})
@@ -516,14 +510,7 @@ def test_cli_library_and_http_give_the_same_paths(
 
 def test_demo_json_prints_the_result_alone_on_stdout(demo_community: str) -> None:
     """`demo --json | jq`: the server's, the load's and the warm-up's reports go to stderr."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", "demo", "--json"],
-        cwd=ROOT_DIR,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    proc = run_cli("demo", "--json")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result["paths"] and result["paths"][0]["answer_candidates"][0]["name"] == "Whiskerville"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import collections
 import stat
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from typing import Any
 import pytest
 import requests
 from api_testutil import ServerThread, assert_error
-from pathrag_testutil import private_server_env
+from pathrag_testutil import private_server_env, run_cli
 
 from pathrag_gds import localdb
 from pathrag_gds.api import create_app
@@ -61,15 +60,7 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", *args],
-        cwd=ROOT_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return run_cli(*args, env=env)
 
 
 class Clients:

@@ -10,15 +10,14 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pathrag_testutil import private_server_env
+from pathrag_testutil import private_server_env, run_cli
 
 from pathrag_gds import localdb
-from pathrag_gds.config import ROOT_DIR, Settings
+from pathrag_gds.config import Settings
 from pathrag_gds.errors import LocalServerError
 
 pytestmark = pytest.mark.integration
@@ -31,15 +30,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def db(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pathrag_gds", "db", *args],
-        cwd=ROOT_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return run_cli("db", *args, env=env, timeout=timeout)
 
 
 def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
