@@ -31,7 +31,7 @@ from pathrag_gds.scoring.bi_encoder import BiEncoderScorer
 from pathrag_gds.scoring.cascade import CascadeScorer
 from pathrag_gds.scoring.cross_encoder import Activation, CrossEncoderScorer
 from pathrag_gds.scoring.pooled import PooledBiEncoderScorer, Pooling, split_path_text
-from pathrag_gds.scoring.registry import TUNE_HINT, get_scorer, reset_scorers, tuned_model_dir
+from pathrag_gds.scoring.registry import TUNE_HINT, get_scorer, reset_scorers, text_encoder, tuned_model_dir
 
 __all__ = [
     "TUNE_HINT",
@@ -47,5 +47,6 @@ __all__ = [
     "get_scorer",
     "reset_scorers",
     "split_path_text",
+    "text_encoder",
     "tuned_model_dir",
 ]

@@ -80,6 +80,15 @@ class BiEncoderScorer(Scorer):
             out[i] = known[t]
         return out
 
+    def encode(self, texts: Sequence[str]) -> F32Array:
+        """Whole-text unit embeddings through the caches, by the name intent's `Encoder` uses.
+
+        Intent's type and relation texts are then read back from the store, not embedded anew by
+        every process. Always each text whole, as the embedder gives it: a subclass that pools a
+        path's sentences (:class:`PooledBiEncoderScorer`) does not pool these.
+        """
+        return BiEncoderScorer.embed_texts(self, texts)
+
     @staticmethod
     def _unit(x: F32Array) -> F32Array:
         norms = np.linalg.norm(x, axis=1, keepdims=True)

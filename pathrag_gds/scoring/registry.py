@@ -76,6 +76,19 @@ def _bi_scorer(s: Settings) -> BiEncoderScorer:
     return scorer
 
 
+def text_encoder(settings: Settings | None = None) -> BiEncoderScorer:
+    """The process-wide bi-encoder as a text encoder: memory cache, then on-disk store, then model.
+
+    Intent embeds its type and relation texts and nouns with it.
+
+    Example:
+        >>> text_encoder().encode(["a person"]).shape  # doctest: +SKIP
+        (1, 384)
+    """
+    with _scorers_lock:
+        return _bi_scorer(settings or get_settings())
+
+
 def get_scorer(settings: Settings | None = None, community_id: str | None = None) -> Scorer:
     """The process-wide scorer for a query's community (cached).
 

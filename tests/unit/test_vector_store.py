@@ -69,3 +69,18 @@ def test_vectors_of_another_size_are_not_read_back(tmp_path: Path) -> None:
     VectorStore(tmp_path / "v.sqlite", dim=3).put({"a": np.ones(3, dtype=np.float32)})
     assert VectorStore(tmp_path / "v.sqlite", dim=2).get(["a"]) == {}
     assert VectorStore(tmp_path / "v.sqlite", dim=3).get(["a"])["a"].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_intent_texts_are_read_back_whole_and_equal_to_the_embedders(
+    embedder: Embedder, tmp_path: Path
+) -> None:
+    """The scorer as intent's encoder: each text embedded whole (not pooled by sentence), stored."""
+    texts = ["a person", "Person owns Animal. Animal is owned by Person. A pet and its owner."]
+    path = tmp_path / store_name(embedder.model_dir, "int8", max_length=embedder.max_length)
+    first = PooledBiEncoderScorer(embedder, store=VectorStore(path, embedder.dim))
+    assert np.array_equal(first.encode(texts), embedder.encode(texts))
+
+    second = PooledBiEncoderScorer(embedder, store=VectorStore(path, embedder.dim))
+    assert np.array_equal(second.encode(texts), embedder.encode(texts))
+    assert second.store is not None and second.store.hits == 2
+    assert second.cache_misses == 0
