@@ -11,6 +11,7 @@ from pathrag_gds.serialize import (
     entity_text,
     path_context,
     serialize_path,
+    words_tokens,
 )
 
 ONT = Ontology.from_mapping(
@@ -73,3 +74,21 @@ def test_path_context_and_answers() -> None:
     assert path_context(p, ENTS) == ["Bob <- owns <- Jane"]
     assert answer_candidates(p, exclude=["bob"]) == ["jane"]
     assert answer_candidates(Path(("bob",)), exclude=["bob"]) == ["bob"]
+
+
+def test_a_summary_counted_word_by_word_is_the_tokenizers_exact_count() -> None:
+    """WordPiece splits at spaces first, so per-word counts (cached across paths) add up exactly."""
+    from pathrag_gds.encoders import get_embedder
+
+    count = get_embedder().token_count
+    path = Path(
+        ("jane", "bob", "kitchen"),
+        (Edge("owns", "jane", "bob", "out", {"since": 2019}), Edge("happened_at", "kitchen", "bob", "in")),
+    )
+    texts = [
+        chain_summary(path, ENTS, ONT) + SEPARATOR,
+        "Grandpa George -> lives_in -> Rose Cottage ; Rose Cottage <- located_in <- Meadowbrook's lane",
+        "It's Love I'm After -> written_by -> Casey Robinson (1935), naïve café",
+    ]
+    for text in texts:
+        assert words_tokens(text, count) == count(text)
