@@ -18,13 +18,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Infer and print the intent; named entities come from the vector seeds of the question."""
-    from pathrag_gds.intent import infer_intent
     from pathrag_gds.service import get_pathrag_service
 
     service = get_pathrag_service()
     ontology = service.ontology_for(args.community, args.ontology)
     entities = service.seed_entities(args.question, args.community)
-    intent = infer_intent(args.question, ontology, service.embedder, entities)
+    intent = service.intent(args.question, ontology, entities)
     data = {"ontology": ontology.id, "inferred_ontology": ontology.inferred, **intent.as_dict()}
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))

@@ -45,6 +45,8 @@ def infer_intent(
     ontology: Ontology,
     encoder: Encoder,
     entities: Iterable[EntityRecord] = (),
+    *,
+    texts: Encoder | None = None,
 ) -> Intent:
     """Infer what a question asks for, using the ontology as the vocabulary.
 
@@ -54,11 +56,14 @@ def infer_intent(
         encoder: the sentence embedder (`encode(texts) -> unit vectors`).
         entities: candidate entities (e.g. the seeds): those named in the question are recorded in
             `named` and their types in `named_types`.
+        texts: what embeds the ontology's type and relation texts (default: `encoder`); the service
+            passes one that keeps them on disk, while the question's own texts, unbounded in
+            number, go through `encoder`.
 
     Returns:
         The intent: kind, expected answer types with scores, hinted relations, named entities.
     """
-    vocab = vocabulary(ontology, encoder)
+    vocab = vocabulary(ontology, texts or encoder)
     if ontology.inferred:
         log.warning(
             "no stored ontology: intent uses the database's labels and relationship types only "

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from pathrag_gds.beam import ScoredPath
 from pathrag_gds.catalog import relation_whitelist
-from pathrag_gds.intent import infer_intent
 from pathrag_gds.modes import ModeRequest
 from pathrag_gds.modes.inheritance import Hit, combine_and_rank
 from pathrag_gds.modes.rules import graph_score
@@ -196,7 +195,7 @@ def run_mix(service: PathRag, req: ModeRequest) -> PathRagResult:
     with ctx.timed("seed"):
         vector_hits, seeds = _vector_hits(service, ctx, req)
     with ctx.timed("intent"):
-        ctx.intent = infer_intent(req.query, ontology, service.embedder, ctx.entities.values())
+        ctx.intent = service.intent(req.query, ontology, ctx.entities.values())
         ctx.topics = set(ctx.intent.named)
         ctx.named = ctx.topics | set(ctx.intent.described)
     graph_hits, depths, explored = _expand(service, ctx, req, list(vector_hits.values()), relations)

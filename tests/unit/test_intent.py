@@ -16,6 +16,7 @@ import yaml
 from pathrag_gds.config import Settings
 from pathrag_gds.encoders import Embedder, get_embedder
 from pathrag_gds.intent import (
+    clear_vocabulary_cache,
     definite_descriptions,
     described_entities,
     infer_intent,
@@ -141,6 +142,27 @@ def test_relation_hints_give_the_type_when_there_is_no_type_word(enc: Embedder, 
 
 def test_vocabulary_is_embedded_once(enc: Embedder, metaqa: Ontology) -> None:
     assert vocabulary(metaqa, enc) is vocabulary(metaqa, enc)
+
+
+def test_ontology_texts_go_to_texts_and_questions_to_the_encoder(enc: Embedder, metaqa: Ontology) -> None:
+    """The service keeps the ontology's vectors on disk (`texts`); question texts are never stored."""
+
+    class Recording:
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def encode(self, texts: Any) -> Any:
+            self.seen.extend(texts)
+            return enc.encode(texts)
+
+    texts, questions = Recording(), Recording()
+    clear_vocabulary_cache()
+    it = infer_intent("what does [Joey Heatherton] star in", metaqa, questions, texts=texts)
+    assert it.hinted_relations[0] == "starred_actors"
+    assert any(t.startswith("Movie: ") for t in texts.seen)  # the type texts
+    assert not any("Joey" in t or "star in" in t for t in texts.seen)
+    assert any("star in" in t for t in questions.seen)
+    assert not any(t.startswith("Movie: ") for t in questions.seen)
 
 
 def test_whitelist_keeps_relations_that_can_still_reach_the_answer(enc: Embedder, bob: Any) -> None:
