@@ -191,6 +191,10 @@ class SearchSettings(BaseModel):
     #: (0: never; `walk_unplanned_seeds` walks them beside every plan). Such plans are right about
     #: 3 times in 5 on MetaQA and the people graph (docs/chains.md).
     chain_sure_best: float = Field(0.3, ge=0.0, le=1.0)
+    #: A planned path that walked a whole kept chain to an entity that says it is another kind
+    #: than the question's noun asks (`place_type: cottage` for "which village") takes one more
+    #: step along any relation, at its chain's probability (`Ranker.steps_past`).
+    chain_kind_step: bool = True
     #: Weight of a chain's first hop read against the words around the topic, beside the whole
     #: question against the chain (`planner.score_chains`, `search/near.py`): 1 as `tune` fitted
     #: it, 0 off. Models trained before the fit have no near term (docs/chains.md).

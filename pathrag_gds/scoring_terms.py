@@ -100,12 +100,12 @@ def answer_fit(entity: EntityRecord, intent: Intent, named: Sequence[str] | set[
     if intent.answer_is_named:
         return 0.0
     fit = max((intent.type_scores.get(lab, 0.0) for lab in entity.labels), default=0.0)
-    if fit > 0.0 and intent.noun and not _is_a(entity, singular(intent.noun)):
+    if fit > 0.0 and intent.noun and not is_a(entity, singular(intent.noun)):
         fit *= NOUN_MISS
     return fit
 
 
-def _is_a(entity: EntityRecord, noun: str) -> bool:
+def is_a(entity: EntityRecord, noun: str) -> bool:
     """Is the entity a `noun`: its type label, else one of its kind attributes, else a word of its text."""
     if any(singular(lab) == noun for lab in entity.labels):
         return True
@@ -113,6 +113,25 @@ def _is_a(entity: EntityRecord, noun: str) -> bool:
     if kinds:
         return any(kind == noun or singular(kind.split()[-1]) == noun for kind in kinds)
     return noun in _entity_words(entity)
+
+
+def another_kind(entity: EntityRecord, intent: Intent) -> bool:
+    """Does the entity say it is another kind of thing than the question's noun asks for?
+
+    True only when the question has a noun and the entity has kind attributes (`place_type:
+    cottage`) and neither they nor its type label are that noun: a fact about the entity, not a
+    word missing from its description.
+
+    Example:
+        >>> from pathrag_gds.paths import EntityRecord
+        >>> q = Intent("In which village does he live?", "entity", {"Place": 1.0}, noun="village")
+        >>> cottage = EntityRecord("c", ("Place",), "Rose Cottage", "", {"place_type": "cottage"})
+        >>> village = EntityRecord("m", ("Place",), "Meadowbrook", "", {"place_type": "village"})
+        >>> plain = EntityRecord("x", ("Place",), "A village green")  # no kind: its words say nothing
+        >>> another_kind(cottage, q), another_kind(village, q), another_kind(plain, q)
+        (True, False, False)
+    """
+    return bool(intent.noun) and bool(entity.kinds) and not is_a(entity, singular(intent.noun))
 
 
 def fits(

@@ -29,7 +29,7 @@ Example:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from pathrag_gds.beam import Candidates, ScoredPath
@@ -64,16 +64,22 @@ def _stat(depth: int, beam_in: int, candidates: int, scored: int, kept: int, t0:
     )
 
 
-def frontier(ctx: QueryContext, beam: Sequence[ScoredPath]) -> list[Frontier]:
+def frontier(
+    ctx: QueryContext, beam: Sequence[ScoredPath], steps_past: Collection[int] = ()
+) -> list[Frontier]:
     """The beam paths to expand, each with the steps its chain plan allows (None: any).
 
-    A planned path that has walked a whole kept chain has no next step: it stops here.
+    A planned path that has walked a whole kept chain has no next step: it stops here, unless
+    its beam index is in `steps_past`: then it takes one more step, along any relation
+    (:meth:`Ranker.steps_past`).
     """
     out = []
     for i, b in enumerate(beam):
         plan = ctx.plan_of(b.path)
         steps = None if plan is None else frozenset(plan.allowed(path_chain(b.path)))
         if steps is not None and not steps:
+            if i in steps_past:
+                out.append(Frontier(i, b.path))
             continue
         probe = None if plan is None else plan.probe(path_chain(b.path))
         out.append(Frontier(i, b.path, steps, probe or None))
@@ -100,14 +106,18 @@ def hold_plans(ctx: QueryContext, beam: Sequence[ScoredPath], depth: int) -> Non
 
 
 def expand(
-    ctx: QueryContext, expander: Expander, beam: Sequence[ScoredPath], relations: Sequence[str]
+    ctx: QueryContext,
+    expander: Expander,
+    beam: Sequence[ScoredPath],
+    relations: Sequence[str],
+    steps_past: Collection[int] = (),
 ) -> tuple[list[Path], list[int | None]]:
     """One expansion of the beam: the children and their parents' beam indexes.
 
     The entities the expander fetched and the children's similarities are recorded in `ctx`; a
     child that leaves its parent's planned steps is dropped (whatever the expander returned).
     """
-    todo = frontier(ctx, beam)
+    todo = frontier(ctx, beam, steps_past)
     if not todo:
         return [], []
     expansion = expander.expand(ctx, todo, relations)
@@ -174,7 +184,7 @@ def beam_search(
         with ctx.timed("plan"):
             hold_plans(ctx, beam, depth)
         with ctx.timed("expand"):
-            children, parents = expand(ctx, expander, beam, relations_at(depth))
+            children, parents = expand(ctx, expander, beam, relations_at(depth), ranker.steps_past(ctx, beam))
         if not children:
             depths.append(_stat(depth, len(beam), 0, 0, 0, t_depth))
             break

@@ -26,11 +26,12 @@ from dataclasses import replace
 
 from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all, mode_scores
 from pathrag_gds.config import ScoringMode, Settings
+from pathrag_gds.intent import singular
 from pathrag_gds.paths import Path
-from pathrag_gds.scoring_terms import TermWeights, term_parts, weighted_sum
+from pathrag_gds.scoring_terms import TermWeights, another_kind, is_a, term_parts, weighted_sum
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.protocols import PathScorer, TieBreaker
-from pathrag_gds.search.schema import path_chain
+from pathrag_gds.search.schema import Chain, path_chain
 
 #: (text, raw model score, mode score, tie-break) of one path
 ModelScore = tuple[str, float, float, float]
@@ -127,13 +128,61 @@ class Ranker:
                     parts.update(terms)
                 plan = ctx.plan_of(p)
                 if plan is not None:
+                    chain = path_chain(p)
                     parts["instance"] = f
-                    parts["chain"] = plan.prob(path_chain(p))
-                    parts["chain_prefix"] = plan.mass(path_chain(p))
+                    parts["chain"] = plan.prob(chain)
+                    parts["chain_prefix"] = plan.mass(chain)
+                    if not parts["chain_prefix"] and plan.prob(chain[:-1]):  # a step past its chain
+                        parts["chain"] = parts["chain_prefix"] = plan.prob(chain[:-1])
+                        parts["kind_step"] = 1.0
                     f += s.weight_chain * parts["chain"]
                 parts["final"] = f
                 out.append(ScoredPath(p, f, raw=raw, parent=par, parts=parts, text=text, tie=tie))
             return out
+
+    def steps_past(self, ctx: QueryContext, beam: Sequence[ScoredPath]) -> set[int]:
+        """Beam paths that walked a whole planned chain and take one more step, along any relation.
+
+        With `chain_kind_step`, the paths of a topic's kept chain step past it when every end the
+        beam holds of that chain says it is another kind of thing than the question's noun asks
+        for (:func:`~pathrag_gds.scoring_terms.another_kind`: "In which village does X's
+        grandfather live?" ends only at `place_type: cottage`): the chain found where the answer
+        is, one hop short. Only a noun that is a kind, one some entity the question met has
+        (`village`, not `part` or a verb read as a noun), and a chain that reaches no entity of
+        that kind: the children keep their chain's probability; it is one step, never two.
+
+        Example:
+            >>> from pathrag_gds.intent import Intent
+            >>> from pathrag_gds.paths import Edge, EntityRecord
+            >>> from pathrag_gds.search.planner import ChainPlan
+            >>> lives = (("lives_in", "out"),)
+            >>> it = Intent("In which village does Jo live?", "entity", {"Place": 1.0}, noun="village")
+            >>> ctx = QueryContext("q", intent=it, plans={"jo": ChainPlan({lives: 0.9})})
+            >>> ctx.entities["c"] = EntityRecord("c", ("Place",), "Rose", "", {"place_type": "cottage"})
+            >>> ctx.entities["v"] = EntityRecord("v", ("Place",), "Mead", "", {"place_type": "village"})
+            >>> def walk(e): return ScoredPath(Path(("jo", e), (Edge("lives_in", "jo", e, "out"),)), 1.0)
+            >>> ranker = Ranker(Settings(), None, str)  # type: ignore[arg-type]
+            >>> ranker.steps_past(ctx, [walk("c")]), ranker.steps_past(ctx, [walk("c"), walk("v")])
+            ({0}, set())
+        """
+        intent = ctx.intent
+        if not self.settings.chain_kind_step or intent is None or not intent.noun or not ctx.plans:
+            return set()
+        noun = singular(intent.noun)
+        if not any(is_a(e, noun) for e in ctx.entities.values() if e.kinds):
+            return set()
+        groups: dict[tuple[str, Chain], list[int]] = {}
+        for i, b in enumerate(beam):
+            plan = ctx.plan_of(b.path)
+            chain = path_chain(b.path)
+            if plan is not None and chain and plan.prob(chain) > 0.0 and not plan.allowed(chain):
+                groups.setdefault((b.path.start, chain), []).append(i)
+        out: set[int] = set()
+        for idx in groups.values():
+            ends = [ctx.entities.get(beam[i].path.end) for i in idx]
+            if all(e is not None and another_kind(e, intent) for e in ends):
+                out.update(idx)
+        return out
 
     def floor(self, scored: Sequence[ScoredPath]) -> list[ScoredPath]:
         """Drop paths (from `min_depth` on) under `min_score`: by the model, or by chain prefix mass."""

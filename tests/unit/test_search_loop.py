@@ -273,3 +273,27 @@ def test_a_kept_chain_the_graph_lacks_gives_its_place_to_a_held_one() -> None:
     # without a reserve the kept chain is walked as planned, and finds nothing at depth 2
     alone = context(2, plans={"a": ChainPlan({rv: 0.6})})
     assert not [p for p in search(alone, FakeGraphExpander(), FakeScorer(), settings) if p.count("-") == 2]
+
+
+@pytest.mark.parametrize("c2_kind", ["cottage", "village"])
+def test_a_chain_ending_only_at_another_kind_than_asked_takes_one_step_past(c2_kind: str) -> None:
+    """ "In which village ...": a chain whose every end is a cottage walks one hop on, at its prob."""
+    from pathrag_gds.intent import Intent
+
+    plan = ChainPlan({(("r", "out"), ("t", "out")): 0.8})
+    intent = Intent("In which village?", "entity", {"Thing": 1.0}, noun="village")
+    ctx = context(4, plans={"a": plan}, intent=intent)
+    for node, kind in (("c1", "cottage"), ("c2", c2_kind), ("c3", "cottage"), ("d1", "village")):
+        ctx.entities[node] = EntityRecord(node, ("Thing",), node.upper(), "", {"place_type": kind})
+    expander = FakeGraphExpander()
+    ranker = Ranker(Settings(min_score=0.0), FakeScorer(), text)
+    out = beam_search(ctx, [Path(("a",))], expander, ranker, top_n=50)
+    found = {text(x.path): x for x in out.best}
+    if c2_kind == "cottage":
+        assert len(expander.calls) == 3 and expander.calls[2][0].steps is None  # any relation
+        past = found["a-b1-c1-d1"]
+        assert past.parts["chain"] == 0.8 and past.parts["kind_step"] == 1.0
+        assert out.best[0].path.end == "d1", "the village ranks above the cottages"
+        assert not any(len(x.path.edges) > 3 for x in out.best), "one step, never two"
+    else:  # the chain reaches a village: it stays as planned
+        assert len(expander.calls) == 2 and "a-b1-c1-d1" not in found
