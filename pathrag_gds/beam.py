@@ -186,16 +186,35 @@ def detour_caps(
 
 
 class Candidates:
-    """Every explored path, keeping the best score per canonical key across depths."""
+    """Every explored path, keeping the best score per canonical key across depths.
+
+    A path walked along a chain plan (its parts hold `chain`) and a path walked free are kept
+    apart under one key until the results: until the rerank their scores are on other scales
+    (a chain probability, a path-text score), and the reverse walk of a planned path's
+    relationships from another seed, which answers with the planned path's start, must not
+    evict it. :meth:`top` keeps the best of each key.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge, Path
+        >>> hop = Edge("chases", "rex", "bob", "out")
+        >>> back = Path(("bob", "rex"), (replace(hop, direction="in"),))
+        >>> planned = ScoredPath(back, 0.4, parts={"chain": 0.3})
+        >>> free = ScoredPath(Path(("rex", "bob"), (hop,)), 1.2)
+        >>> c = Candidates()
+        >>> c.extend([planned, free])
+        >>> len(c), len(c.every()), [x.path.end for x in c.top(5)]
+        (1, 2, ['bob'])
+    """
 
     def __init__(self) -> None:
-        self._best: dict[str, ScoredPath] = {}
+        self._best: dict[tuple[str, bool], ScoredPath] = {}
 
     def add(self, s: ScoredPath) -> None:
-        """Record a scored path (kept if it beats the one stored under its key)."""
-        cur = self._best.get(s.key)
+        """Record a scored path (kept if it beats the one of its kind stored under its key)."""
+        slot = (s.key, "chain" in s.parts)
+        cur = self._best.get(slot)
         if cur is None or s.score > cur.score:
-            self._best[s.key] = s
+            self._best[slot] = s
 
     def extend(self, items: Iterable[ScoredPath]) -> None:
         """Record several scored paths."""
@@ -203,7 +222,20 @@ class Candidates:
             self.add(s)
 
     def __len__(self) -> int:
-        return len(self._best)
+        return len({key for key, _ in self._best})
+
+    def every(self) -> list[ScoredPath]:
+        """Every path kept, planned and free apart, best first (what the rerank reads)."""
+        return _sort_desc(list(self._best.values()))
+
+    def by_key(self) -> dict[str, ScoredPath]:
+        """The best path of each canonical key."""
+        out: dict[str, ScoredPath] = {}
+        for s in self._best.values():
+            cur = out.get(s.key)
+            if cur is None or s.score > cur.score:
+                out[s.key] = s
+        return out
 
     def top(
         self, n: int, min_score: float | None = None, *, demote_detours: bool = False
@@ -213,9 +245,10 @@ class Candidates:
         With `demote_detours`, a detour past an answer ranks just below it (:func:`detour_caps`); its
         `parts` then hold the lowered `final` and `detour` 1.0.
         """
-        caps = detour_caps(self._best) if demote_detours else {}
+        best = self.by_key()
+        caps = detour_caps(best) if demote_detours else {}
         items = []
-        for s in self._best.values():
+        for s in best.values():
             if min_score is not None and s.model_score < min_score:
                 continue
             if s.key in caps:

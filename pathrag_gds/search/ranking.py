@@ -257,7 +257,7 @@ class Ranker:
         event); the other planned paths leave the candidates.
         """
         with ctx.timed("score"):
-            ranked = candidates.top(len(candidates))
+            ranked = candidates.every()
             planned = [x for x in ranked if "chain" in x.parts]
             head = planned[: self.settings.chain_rerank]
             per_chain = Counter(path_chain(x.path) for x in head)

@@ -297,3 +297,19 @@ def test_a_chain_ending_only_at_another_kind_than_asked_takes_one_step_past(c2_k
         assert not any(len(x.path.edges) > 3 for x in out.best), "one step, never two"
     else:  # the chain reaches a village: it stays as planned
         assert len(expander.calls) == 2 and "a-b1-c1-d1" not in found
+
+
+def test_a_planned_path_is_not_evicted_by_its_reverse_walk_from_another_seed() -> None:
+    """a -r-> b1 planned from the topic a, and b1 <-r- a walked free from the seed b1: one key.
+
+    Before the rerank the planned path's score is its chain probability (0.25), the free one's the
+    path-text score (0.6): compared as they are, the reverse walk (answering `a`, the topic) would
+    evict the planned one before the rerank gives it its text score (0.25 + 0.5).
+    """
+    ctx = context(1, plans={"a": ChainPlan({(("r", "out"),): 0.25})})
+    ctx.entities["b1"] = EntityRecord("b1", ("Thing",), "B1")
+    ranker = Ranker(Settings(min_score=0.0), FakeScorer({"b1-a": 0.6, "a-b1": 0.5}), text)
+    out = beam_search(ctx, [Path(("a",)), Path(("b1",))], FakeGraphExpander(), ranker, top_n=50)
+    best = {text(x.path): x for x in out.best}
+    assert "a-b1" in best and "b1-a" not in best, "one of the two per key: the better, after the rerank"
+    assert best["a-b1"].score == pytest.approx(0.75) and best["a-b1"].parts["chain"] == 0.25
