@@ -223,12 +223,29 @@ def definition_rule(r: Reading, d: Draft) -> Draft:
     return d
 
 
+def key_words(key: str) -> list[str]:
+    """The words of an attribute key that name a property of the entity.
+
+    A kind key (`boat_type`, `place_type`: what the entity is, :func:`pathrag_gds.paths.kind_nouns`)
+    names the property with its last word only: "which boat" asks for a boat, "what type" for the
+    kind.
+
+    Example:
+        >>> key_words("fur_color"), key_words("boat_type")
+        (['fur', 'color'], ['type'])
+    """
+    parts = key.lower().split("_")
+    return parts[-1:] if len(parts) > 1 and parts[-1] == "type" else parts
+
+
 def is_attribute_of(noun: str, r: Reading) -> bool:
-    """Is `noun` part of an attribute key of a named entity (`color` in `fur_color`)?"""
+    """Is `noun` a word of an attribute key of a named entity (`color` in `fur_color`)?
+
+    Not the thing word of a kind key: the Morning Star's `boat_type` does not make "which boat is
+    skippered by ..." a question about the Morning Star's property.
+    """
     key = singular(noun)
-    return any(
-        any(key in k.lower().split("_") for k in e.attributes) for e in r.entities.values() if e.id in r.named
-    )
+    return any(any(key in key_words(k) for k in e.attributes) for e in r.entities.values() if e.id in r.named)
 
 
 def attribute_rule(r: Reading, d: Draft) -> Draft:

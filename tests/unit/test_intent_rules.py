@@ -127,6 +127,9 @@ def test_definition_rule_only_when_nothing_else_is_asked() -> None:
         ("What fur does Bob have?", "attribute"),  # a key of Bob's attributes (fur_color)
         ("Which village is Bob in?", "entity"),
         ("Where is Bob?", "entity"),  # no noun
+        # the Encounter's `event_type` key: "type" is a property, "event" is what it is
+        ("What type is the Encounter?", "attribute"),
+        ("Which event came after the Encounter?", "entity"),
     ],
 )
 def test_attribute_rule(question: str, kind: str) -> None:
