@@ -168,9 +168,6 @@ class Ranker:
         intent = ctx.intent
         if not self.settings.chain_kind_step or intent is None or not intent.noun or not ctx.plans:
             return set()
-        noun = singular(intent.noun)
-        if not any(is_a(e, noun) for e in ctx.entities.values() if e.kinds):
-            return set()
         groups: dict[tuple[str, Chain], list[int]] = {}
         for i, b in enumerate(beam):
             plan = ctx.plan_of(b.path)
@@ -182,6 +179,11 @@ class Ranker:
             ends = [ctx.entities.get(beam[i].path.end) for i in idx]
             if all(e is not None and another_kind(e, intent) for e in ends):
                 out.update(idx)
+        # the noun must be a kind the graph has: read over the fetched entities only when a chain
+        # qualifies (a graph without kind attributes, MetaQA's, never gets here)
+        noun = singular(intent.noun)
+        if out and not any(is_a(e, noun) for e in ctx.entities.values() if e.kinds):
+            return set()
         return out
 
     def floor(self, scored: Sequence[ScoredPath]) -> list[ScoredPath]:
