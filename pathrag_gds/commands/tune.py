@@ -78,6 +78,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--minutes is split between them",
     )
     p.add_argument(
+        "--soup",
+        action="store_true",
+        help="chains, with --seeds N: average the N models' weights into one model (the search runs "
+        "one) instead of an ensemble that encodes the question once per model; each has the --minutes cap",
+    )
+    p.add_argument(
         "--base",
         type=Path,
         default=None,
@@ -132,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
         if args.chain_pool:
             return _chain_pool(args)
         return _refit_terms(args) if args.refit_terms else _run_chains(args)
+    if args.soup:
+        raise InvalidInput("--soup is for the chain model (`--model chains`, the default)")
     if args.refit_terms or args.chain_pool:
         raise InvalidInput(
             "--refit-terms and --chain-pool are for the chain model (`--model chains`, the default)"
@@ -261,6 +269,8 @@ def _run_chains(args: argparse.Namespace) -> int:
         raise InvalidInput("--steps must be 0 (two passes over the questions) or positive")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
+    if args.soup and args.seeds < 2:
+        raise InvalidInput("--soup averages several models: give --seeds 2 or more")
     defaults = ChainTuneOptions(community=args.community)
     options = ChainTuneOptions(
         community=args.community,
@@ -270,6 +280,7 @@ def _run_chains(args: argparse.Namespace) -> int:
         max_depth=args.max_depth,
         threads=args.threads,
         seeds=args.seeds,
+        soup=args.soup,
         steps=args.steps if args.steps is not None else defaults.steps,
         pool_depth=args.pool_depth or 0,
         out=args.out,
@@ -279,6 +290,8 @@ def _run_chains(args: argparse.Namespace) -> int:
     t = result.training
     top1 = t.get("holdout_top1")
     clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""
+    if options.soup:
+        clock += f"; a soup of {options.seeds} models (the first's held-out top-1 below)"
     Console(stderr=True).print(
         f"[green]chain scorer[/] {result.model_dir}: {result.questions} questions, {result.rows} rows; "
         f"steps {t['steps']}/{t['planned_steps']}{clock}, "

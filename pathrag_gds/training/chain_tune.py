@@ -62,6 +62,10 @@ class ChainTuneOptions:
     #: Dual encoders trained, each on its own walks (seeds `seed`, `seed + 1`, ...); the search
     #: scores the mean of their cosines. `minutes` is split between them.
     seeds: int = 1
+    #: With `seeds` > 1: average the models' weights into one (:mod:`.chain_soup`) instead of an
+    #: ensemble that scores the mean of their cosines. Each model of a soup has the whole `minutes`
+    #: cap: the step budget decides, and a soup of runs cut short would be one cut short.
+    soup: bool = False
     #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
     #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
     pool_depth: int = 0
@@ -112,14 +116,18 @@ def tune_chains(
         folder = staging if i == 0 else staging / f"member-{i}"
         results.append(
             _tune_one(
-                replace(options, seed=options.seed + i, minutes=options.minutes / options.seeds),
+                replace(options, seed=options.seed + i, minutes=_member_minutes(options)),
                 s,
                 folder,
                 _member_progress(progress, i, options.seeds),
             )
         )
     first = results[0]
-    if options.seeds > 1:
+    if options.seeds > 1 and options.soup:
+        from pathrag_gds.training.chain_soup import soup_members
+
+        soup_members(first, staging, results, options, s, progress)
+    elif options.seeds > 1:
         first.manifest["chain"]["members"] = [r.model_dir.name for r in results[1:]]
         first.manifest["chain"]["ensemble"] = {
             "seeds": [options.seed + i for i in range(options.seeds)],
@@ -160,6 +168,11 @@ def _fit_ensemble_terms(
         None if progress is None else lambda i, n: progress("question-term fit (ensemble)", i, n, ""),
     )
     write_manifest(folder, first.manifest)
+
+
+def _member_minutes(options: ChainTuneOptions) -> float:
+    """The clock cap of each model: an ensemble splits `minutes`, a soup gives each run all of it."""
+    return options.minutes if options.soup else options.minutes / options.seeds
 
 
 def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | None:

@@ -9,6 +9,7 @@ import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,6 +83,50 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     alone = scorer.chain_vectors(texts) @ scorer.encode_question("where was X born")  # the first model
     second = scorer.members[0].scorer_for("where was X born")(texts)
     assert both == pytest.approx([(a + b) / 2 for a, b in zip(alone, second, strict=True)], abs=1e-5)
+
+
+def test_a_soup_averages_the_seeds_models_into_one(community: str, tmp_path: Path) -> None:
+    """`tune --seeds 2 --soup`: one model whose weights are the mean of the two runs' (no members)."""
+    import onnx
+    from onnx import numpy_helper
+
+    stages: set[str] = set()
+    options = ChainTuneOptions(
+        community=community, questions=40, steps=3, seeds=2, soup=True, max_depth=1, threads=1,
+        pool_depth=2, out=tmp_path,
+    )  # fmt: skip
+    folder = chain_model_dir(Settings.from_env(), community, tmp_path)
+    staging = folder.parent / f".{folder.name}.partial"
+    from pathrag_gds.training import chain_soup
+
+    def weights(path: Path) -> dict[str, Any]:
+        return {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+
+    runs: list[dict[str, Any]] = []
+    keep = chain_soup.average_onnx
+
+    def spy(sources: list[Path], out: Path) -> int:  # the runs' weights, read before they are removed
+        runs.extend(weights(p) for p in sources)
+        return keep(sources, out)
+
+    chain_soup.average_onnx = spy  # type: ignore[assignment]
+    try:
+        tune_chains(options, Settings.from_env(), lambda stage, i, n, note: stages.add(stage))
+    finally:
+        chain_soup.average_onnx = keep
+    assert not staging.exists() and not list(folder.glob("member-*"))
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert "members" not in manifest["chain"] and manifest["chain"]["soup"]["seeds"] == [0, 1]
+    assert {"soup", "question-term fit (soup)"} <= stages
+    mixed = weights(folder / "model_fp32.onnx")
+    changed = [k for k, v in runs[0].items() if v.dtype.kind == "f" and not (v == runs[1][k]).all()]
+    assert changed, "two seeds should train apart"
+    for k in changed:
+        assert mixed[k] == pytest.approx((runs[0][k] + runs[1][k]) / 2, abs=1e-6)
+    scorer = ChainScorer(folder)  # the search loads one model: no members, its pool and vectors
+    assert not scorer.members and scorer.pool is not None and scorer.plan_depth == 2
+    assert manifest["files"]["int8"]["sha256"] != manifest["files"]["fp32"]["sha256"]
+    assert len(scorer.scorer_for("where was X born")(["Person was born in City"])) == 1
 
 
 def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(

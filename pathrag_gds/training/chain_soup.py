@@ -1,0 +1,159 @@
+"""A soup of chain scorers: the weights of models trained on other walks, averaged into one model.
+
+`tune --seeds N --soup` trains N chain scorers, each on the questions its own seed walks (as the
+ensemble does), then averages their fp32 ONNX weights element-wise ("model soups", Wortsman et al.
+2022) and quantizes the mean once. A short fine-tuning from one base model stays close to it, so
+the runs average well; which walks one run happened to draw weighs less, and the search still
+runs one model (an ensemble encodes the question once per member). Only floating-point weights
+that the runs changed differ; every other initializer must be equal, else the folders are not
+runs of one export and the soup is refused.
+
+Example:
+    >>> import numpy as np
+    >>> mean_arrays([np.array([1.0, 2.0], np.float32), np.array([3.0, 4.0], np.float32)]).tolist()
+    [2.0, 3.0]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pathrag_gds.errors import ModelError
+
+if TYPE_CHECKING:
+    from pathrag_gds.config import Settings
+    from pathrag_gds.training.chain_tune import ChainTuneOptions, ChainTuneResult, Progress
+
+FP32 = "model_fp32.onnx"
+INT8 = "model_int8.onnx"
+
+
+def mean_arrays(arrays: Sequence[np.ndarray]) -> np.ndarray:
+    """The element-wise mean of arrays of one shape, in the first one's dtype."""
+    out: np.ndarray = np.mean(np.stack(arrays), axis=0).astype(arrays[0].dtype)
+    return out
+
+
+def average_onnx(sources: Sequence[Path], out: Path) -> int:
+    """Write the mean of the ONNX models `sources` (one graph, other weights) to `out`.
+
+    Returns:
+        How many floating-point initializers differed between the runs (and were averaged).
+
+    Raises:
+        ModelError: the models do not share one graph (names, shapes or fixed values differ).
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    models = [onnx.load(str(s)) for s in sources]
+    base = models[0]
+    others = [{i.name: i for i in m.graph.initializer} for m in models[1:]]
+    differing = 0
+    for init in base.graph.initializer:
+        first = numpy_helper.to_array(init)
+        arrays = [first]
+        for src, inits in zip(sources[1:], others, strict=True):
+            other = inits.get(init.name)
+            array = None if other is None else numpy_helper.to_array(other)
+            if array is None or array.shape != first.shape or array.dtype != first.dtype:
+                raise ModelError(f"{src}: not a run of the same export as {sources[0]} ({init.name} differs)")
+            arrays.append(array)
+        if all(np.array_equal(first, a) for a in arrays[1:]):
+            continue
+        if first.dtype.kind != "f":
+            raise ModelError(f"{sources[0]}: the runs differ in a fixed value ({init.name}); not one export")
+        differing += 1
+        init.CopyFrom(numpy_helper.from_array(mean_arrays(arrays), init.name))
+    onnx.save(base, str(out))
+    return differing
+
+
+def soup_folder(folder: Path, members: Sequence[Path]) -> dict[str, Any]:
+    """Average `folder`'s model with the `members`' into `folder` (fp32 and int8), members removed.
+
+    The chain texts' cached vectors are removed (the caller encodes them with the soup). Returns
+    the manifest's new `files` entries.
+    """
+    import shutil
+
+    from pathrag_gds.export.convert import quantize_int8
+    from pathrag_gds.export.manifest import file_entry
+
+    sources = [folder / FP32, *(m / FP32 for m in members)]
+    missing = [str(s) for s in sources if not s.is_file()]
+    if missing:
+        raise ModelError(f"no fp32 model to average in {', '.join(missing)}; re-run the tune")
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    mixed = folder / f".soup-{FP32}"
+    average_onnx(sources, mixed)
+    mixed.replace(folder / FP32)
+    recipe = quantize_int8(
+        folder / FP32,
+        folder / INT8,
+        num_heads=int(config["num_attention_heads"]),
+        hidden_size=int(config["hidden_size"]),
+    )
+    for m in members:
+        shutil.rmtree(m)
+    for stale in folder.glob("chain_vectors*"):
+        stale.unlink()
+    return {
+        "fp32": file_entry(folder / FP32, "fp32"),
+        "int8": file_entry(folder / INT8, "int8") | {"recipe": recipe},
+    }
+
+
+def soup_members(
+    first: ChainTuneResult,
+    folder: Path,
+    results: list[ChainTuneResult],
+    options: ChainTuneOptions,
+    s: Settings,
+    progress: Progress | None,
+) -> None:
+    """Average the tuned models into `folder`'s one (the first's), encode the chain texts, fit the terms.
+
+    `results` are the tunes of `tune_chains` (the first in `folder`, the others in sub-folders);
+    the terms are fitted on the first's held-out questions, as an ensemble's are.
+    """
+    from pathrag_gds.chain_model import ChainScorer
+    from pathrag_gds.export import write_manifest
+    from pathrag_gds.service import PathRag
+    from pathrag_gds.training.chain_tune import chain_texts
+    from pathrag_gds.training.near_fit import fit_terms
+
+    if progress is not None:
+        progress("soup", 0, 1, f"{len(results)} models")
+    chain = first.manifest["chain"]
+    first.manifest["files"] = soup_folder(folder, [r.model_dir for r in results[1:]])
+    chain.pop("pool", None)  # declared again once the soup's encodings are written
+    chain["soup"] = {
+        "seeds": [options.seed + i for i in range(options.seeds)],
+        "holdout_top1": [r.training.get("holdout_top1") for r in results],
+    }
+    write_manifest(folder, first.manifest)
+    if progress is not None:
+        progress("soup", 1, 1, f"{len(results)} models")
+    if first.ontology is None:
+        return
+    texts, pool = chain_texts(PathRag(s).graph, options, first.ontology)
+    scorer = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
+    scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
+    if pool is not None:
+        chain["pool"] = pool
+        scorer.pool, scorer.plan_depth = frozenset(texts), options.pool_depth
+    fit_terms(
+        chain,
+        scorer,
+        first.ontology,
+        first.held_out,
+        options.max_depth,
+        None if progress is None else lambda i, n: progress("question-term fit (soup)", i, n, ""),
+    )
+    write_manifest(folder, first.manifest)

@@ -1,0 +1,60 @@
+"""Averaging ONNX models of one export (a soup of chain scorers): weights averaged, the rest checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from pathrag_gds.errors import ModelError
+from pathrag_gds.training.chain_soup import average_onnx
+
+
+def _model(path: Path, weight: list[float], shape: list[int] | None = None) -> Path:
+    w = numpy_helper.from_array(np.asarray(weight, np.float32).reshape(shape or [2, 1]), "w")
+    axes = numpy_helper.from_array(np.asarray([0], np.int64), "axes")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1])],
+        [w, axes],
+    )
+    onnx.save(helper.make_model(graph), str(path))
+    return path
+
+
+def _weights(path: Path) -> dict[str, np.ndarray]:
+    return {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+
+
+def test_the_soup_is_the_mean_of_the_weights_that_differ(tmp_path: Path) -> None:
+    a = _model(tmp_path / "a.onnx", [1.0, 2.0])
+    b = _model(tmp_path / "b.onnx", [3.0, 6.0])
+    c = _model(tmp_path / "c.onnx", [2.0, 1.0])
+    assert average_onnx([a, b, c], tmp_path / "soup.onnx") == 1
+    out = _weights(tmp_path / "soup.onnx")
+    assert out["w"].ravel().tolist() == pytest.approx([2.0, 3.0])
+    assert out["axes"].tolist() == [0] and out["axes"].dtype == np.int64
+
+
+def test_models_of_another_graph_are_refused_with_the_folder(tmp_path: Path) -> None:
+    a = _model(tmp_path / "a.onnx", [1.0, 2.0])
+    wide = _model(tmp_path / "wide.onnx", [1.0, 2.0, 3.0, 4.0], [2, 2])
+    with pytest.raises(ModelError, match=r"wide\.onnx: not a run of the same export"):
+        average_onnx([a, wide], tmp_path / "soup.onnx")
+    assert not (tmp_path / "soup.onnx").exists()
+
+
+def test_the_tune_command_refuses_a_soup_of_one_model_and_a_soup_of_cross_encoders(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pathrag_gds.cli import main
+
+    assert main(["tune", "--community", "people", "--soup"]) == 2  # --seeds 1: nothing to average
+    assert "give --seeds 2 or more" in capsys.readouterr().err
+    assert main(["tune", "--community", "people", "--model", "paths", "--seeds", "2", "--soup"]) == 2
+    assert "--soup is for the chain model" in capsys.readouterr().err
