@@ -10,7 +10,7 @@ import onnxruntime as ort
 from pathrag_gds.backend.model_folder import EXPORT_HINT
 from pathrag_gds.errors import ModelError
 
-_sessions: dict[tuple[str, int], ort.InferenceSession] = {}
+_sessions: dict[tuple[str, int, tuple[int, int, int]], ort.InferenceSession] = {}
 _sessions_lock = threading.Lock()
 
 
@@ -44,18 +44,23 @@ def get_session(path: Path, threads: int) -> ort.InferenceSession:
         threads: intra-op threads.
 
     Returns:
-        The cached session (`InferenceSession.run` may be called from several threads at once).
+        The cached session (`InferenceSession.run` may be called from several threads at once). A file
+        written again since (a re-export, a tune's soup) is loaded again: the key holds its identity.
 
     Raises:
         ModelError: the file is missing or onnxruntime cannot load it.
     """
-    key = (str(path.resolve()), threads)
+    if not path.is_file():
+        raise ModelError(f"model file {path} not found: {EXPORT_HINT}")
+    st = path.stat()
+    name = str(path.resolve())
+    key = (name, threads, (st.st_ino, st.st_size, st.st_mtime_ns))
     with _sessions_lock:
         session = _sessions.get(key)
         if session is not None:
             return session
-        if not path.is_file():
-            raise ModelError(f"model file {path} not found: {EXPORT_HINT}")
+        for old in [k for k in _sessions if k[0] == name and k[1] == threads]:
+            del _sessions[old]  # that file's earlier content
         try:
             session = ort.InferenceSession(
                 str(path), sess_options=session_options(threads), providers=["CPUExecutionProvider"]

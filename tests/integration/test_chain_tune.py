@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from pathrag_gds.chain_model import ChainScorer, chain_model_dir
@@ -127,6 +128,10 @@ def test_a_soup_averages_the_seeds_models_into_one(community: str, tmp_path: Pat
     assert not scorer.members and scorer.pool is not None and scorer.plan_depth == 2
     assert manifest["files"]["int8"]["sha256"] != manifest["files"]["fp32"]["sha256"]
     assert len(scorer.scorer_for("where was X born")(["Person was born in City"])) == 1
+    # the chain texts were encoded by the soup, as the question will be (not by the first run)
+    texts = sorted(scorer.pool)[:8]
+    stored = scorer.chain_vectors(texts)  # read back from chain_vectors.npz (fp16)
+    assert np.allclose(stored, np.asarray(scorer.embedder.encode(texts)), atol=5e-3)
 
 
 def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(

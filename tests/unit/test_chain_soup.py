@@ -58,3 +58,15 @@ def test_the_tune_command_refuses_a_soup_of_one_model_and_a_soup_of_cross_encode
     assert "give --seeds 2 or more" in capsys.readouterr().err
     assert main(["tune", "--community", "people", "--model", "paths", "--seeds", "2", "--soup"]) == 2
     assert "--soup is for the chain model" in capsys.readouterr().err
+
+
+def test_a_model_file_written_again_is_loaded_again(tmp_path: Path) -> None:
+    """The soup replaces the first run's files in place: a process that loaded them must not reuse them."""
+    from pathrag_gds.backend.session import get_session
+
+    path = tmp_path / "m.onnx"
+    x = np.asarray([[1.0, 1.0]], np.float32)
+    _model(path, [1.0, 2.0])
+    assert get_session(path, 1).run(None, {"x": x})[0].tolist() == [[3.0]]
+    _model(tmp_path / "next.onnx", [3.0, 6.0]).replace(path)
+    assert get_session(path, 1).run(None, {"x": x})[0].tolist() == [[9.0]]
