@@ -124,8 +124,6 @@ def tune_chains(
         )
     first = results[0]
     if options.seeds > 1 and options.soup:
-        from pathrag_gds.training.chain_soup import soup_members
-
         soup_members(first, staging, results, options, s, progress)
     elif options.seeds > 1:
         first.manifest["chain"]["members"] = [r.model_dir.name for r in results[1:]]
@@ -143,6 +141,56 @@ def tune_chains(
     return ChainTuneResult(
         model_dir, sum(r.questions for r in results), sum(r.rows for r in results), timings, first.training
     )
+
+
+def soup_members(
+    first: ChainTuneResult,
+    folder: Path,
+    results: list[ChainTuneResult],
+    options: ChainTuneOptions,
+    s: Settings,
+    progress: Progress | None,
+) -> None:
+    """Average the tuned models into `folder`'s one (the first's), encode the chain texts, fit the terms.
+
+    `results` are the tunes of `tune_chains` (the first in `folder`, the others in sub-folders);
+    the terms are fitted on the first's held-out questions, as an ensemble's are.
+    """
+    from pathrag_gds.chain_model import ChainScorer
+    from pathrag_gds.export import write_manifest
+    from pathrag_gds.service import PathRag
+    from pathrag_gds.training.chain_soup import soup_folder
+    from pathrag_gds.training.near_fit import fit_terms
+
+    if progress is not None:
+        progress("soup", 0, 1, f"{len(results)} models")
+    chain = first.manifest["chain"]
+    first.manifest["files"] = soup_folder(folder, [r.model_dir for r in results[1:]])
+    chain.pop("pool", None)  # declared again once the soup's encodings are written
+    chain["soup"] = {
+        "seeds": [options.seed + i for i in range(options.seeds)],
+        "holdout_top1": [r.training.get("holdout_top1") for r in results],
+    }
+    write_manifest(folder, first.manifest)
+    if progress is not None:
+        progress("soup", 1, 1, f"{len(results)} models")
+    if first.ontology is None:
+        return
+    texts, pool = chain_texts(PathRag(s).graph, options, first.ontology)
+    scorer = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
+    scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
+    if pool is not None:
+        chain["pool"] = pool
+        scorer.pool, scorer.plan_depth = frozenset(texts), options.pool_depth
+    fit_terms(
+        chain,
+        scorer,
+        first.ontology,
+        first.held_out,
+        options.max_depth,
+        None if progress is None else lambda i, n: progress("question-term fit (soup)", i, n, ""),
+    )
+    write_manifest(folder, first.manifest)
 
 
 def _fit_ensemble_terms(
