@@ -156,11 +156,9 @@ def soup_members(
     `results` are the tunes of `tune_chains` (the first in `folder`, the others in sub-folders);
     the terms are fitted on the first's held-out questions, as an ensemble's are.
     """
-    from pathrag_gds.chain_model import ChainScorer
     from pathrag_gds.export import write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chain_soup import soup_folder
-    from pathrag_gds.training.near_fit import fit_terms
 
     if progress is not None:
         progress("soup", 0, 1, f"{len(results)} models")
@@ -174,23 +172,57 @@ def soup_members(
     write_manifest(folder, first.manifest)
     if progress is not None:
         progress("soup", 1, 1, f"{len(results)} models")
-    if first.ontology is None:
-        return
-    texts, pool = chain_texts(PathRag(s).graph, options, first.ontology)
+    if first.ontology is not None:
+        _encode_and_fit(
+            PathRag(s).graph,
+            folder,
+            first.manifest,
+            options,
+            s,
+            first.ontology,
+            first.held_out,
+            progress,
+            "question-term fit (soup)",
+        )
+
+
+def _encode_and_fit(
+    graph: Any,
+    folder: Path,
+    manifest: dict[str, Any],
+    options: ChainTuneOptions,
+    s: Settings,
+    ontology: Ontology,
+    held: list[tuple[str, TypedChain, Mapping[str, float]]],
+    progress: Progress | None,
+    fit_stage: str,
+) -> dict[str, float]:
+    """Encode the chain texts with `folder`'s model and fit its question terms on `held`; the timings.
+
+    The manifest (its `chain.pool` once the pool's encodings are written) is written to `folder`.
+    """
+    from pathrag_gds.chain_model import ChainScorer
+    from pathrag_gds.export import write_manifest
+    from pathrag_gds.training.near_fit import fit_terms
+
+    t0 = time.perf_counter()
+    texts, pool = chain_texts(graph, options, ontology)
     scorer = ChainScorer(folder, quantization=s.quantization, threads=options.threads)
     scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
-    if pool is not None:
-        chain["pool"] = pool
+    if pool is not None:  # declared once its encodings are written; the term fit ranks the pool
+        manifest["chain"]["pool"] = pool
         scorer.pool, scorer.plan_depth = frozenset(texts), options.pool_depth
+    t1 = time.perf_counter()
     fit_terms(
-        chain,
+        manifest["chain"],
         scorer,
-        first.ontology,
-        first.held_out,
+        ontology,
+        held,
         options.max_depth,
-        None if progress is None else lambda i, n: progress("question-term fit (soup)", i, n, ""),
+        None if progress is None else lambda i, n: progress(fit_stage, i, n, ""),
     )
-    write_manifest(folder, first.manifest)
+    write_manifest(folder, manifest)
+    return {"chain_vectors": t1 - t0, "terms_fit": time.perf_counter() - t1}
 
 
 def _fit_ensemble_terms(
@@ -341,11 +373,9 @@ def _tune_one(
     options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None
 ) -> ChainTuneResult:
     """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`)."""
-    from pathrag_gds.chain_model import ChainScorer
     from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import ChainTrainConfig, chain_rows, train_chain_scorer
-    from pathrag_gds.training.near_fit import fit_terms
 
     svc = PathRag(s)
     timings: dict[str, float] = {}
@@ -407,25 +437,11 @@ def _tune_one(
         "data": "questions generated from the community's own graph and ontology; no benchmark file read",
     }
     write_manifest(out, manifest)
-    t3 = time.perf_counter()
-    texts, pool = chain_texts(svc.graph, options, ontology)
-    scorer = ChainScorer(out, quantization=s.quantization, threads=options.threads)
-    scorer.save_vectors(texts, None if progress is None else lambda i, n: progress("chain texts", i, n, ""))
-    if pool is not None:  # declared once its encodings are written; the term fit ranks the pool
-        manifest["chain"]["pool"] = pool
-        scorer.pool, scorer.plan_depth = frozenset(texts), options.pool_depth
-    timings["chain_vectors"] = time.perf_counter() - t3
     # the question terms (first hop near the topic, answer type, relational noun): fitted on the
     # held-out questions
-    t4 = time.perf_counter()
-    fit_terms(
-        manifest["chain"],
-        scorer,
-        ontology,
-        held_chains,
-        options.max_depth,
-        None if progress is None else lambda i, n: progress("question-term fit", i, n, ""),
+    timings.update(
+        _encode_and_fit(
+            svc.graph, out, manifest, options, s, ontology, held_chains, progress, "question-term fit"
+        )
     )
-    write_manifest(out, manifest)
-    timings["terms_fit"] = time.perf_counter() - t4
     return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)
