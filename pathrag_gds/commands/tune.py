@@ -73,15 +73,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--seeds",
         type=int,
-        default=1,
-        help="models to train, each on its own walks (seeds SEED, SEED+1, ...), averaged at query time; "
-        "--minutes is split between them",
+        default=None,
+        help="models to train, each on its own walks (seeds SEED, SEED+1, ...); chains (default 3): "
+        "their weights averaged into one model, each with the --minutes cap; the cross-encoder "
+        "(default 1): scored together at query time, --minutes split between them",
     )
     p.add_argument(
-        "--soup",
+        "--ensemble",
         action="store_true",
-        help="chains, with --seeds N: average the N models' weights into one model (the search runs "
-        "one) instead of an ensemble that encodes the question once per model; each has the --minutes cap",
+        help="chains, with --seeds N: keep the N models and score the mean of their cosines (the "
+        "question encoded once per model) instead of averaging their weights into one; --minutes "
+        "is split between them",
     )
     p.add_argument(
         "--base",
@@ -132,14 +134,14 @@ def run(args: argparse.Namespace) -> int:
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.training.tune import TuneOptions, build_pairs, tune
 
-    if args.seeds < 1:
+    if args.seeds is not None and args.seeds < 1:
         raise InvalidInput("--seeds must be at least 1")
     if args.model == "chains":
         if args.chain_pool:
             return _chain_pool(args)
         return _refit_terms(args) if args.refit_terms else _run_chains(args)
-    if args.soup:
-        raise InvalidInput("--soup is for the chain model (`--model chains`, the default)")
+    if args.ensemble:
+        raise InvalidInput("--ensemble is for the chain model (`--model chains`, the default)")
     if args.refit_terms or args.chain_pool:
         raise InvalidInput(
             "--refit-terms and --chain-pool are for the chain model (`--model chains`, the default)"
@@ -163,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         cut_short_label=args.cut_short_label,
         out=args.out,
-        seeds=args.seeds,
+        seeds=args.seeds or 1,
         base=args.base,
         keep_checkpoint=args.keep_checkpoint,
     )
@@ -269,9 +271,10 @@ def _run_chains(args: argparse.Namespace) -> int:
         raise InvalidInput("--steps must be 0 (two passes over the questions) or positive")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
-    if args.soup and args.seeds < 2:
-        raise InvalidInput("--soup averages several models: give --seeds 2 or more")
     defaults = ChainTuneOptions(community=args.community)
+    seeds = args.seeds if args.seeds is not None else defaults.seeds
+    if args.ensemble and seeds < 2:
+        raise InvalidInput("--ensemble scores several models: give --seeds 2 or more")
     options = ChainTuneOptions(
         community=args.community,
         questions=args.questions,
@@ -279,8 +282,8 @@ def _run_chains(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_depth=args.max_depth,
         threads=args.threads,
-        seeds=args.seeds,
-        soup=args.soup,
+        seeds=seeds,
+        soup=not args.ensemble,
         steps=args.steps if args.steps is not None else defaults.steps,
         pool_depth=args.pool_depth or 0,
         out=args.out,
@@ -290,7 +293,7 @@ def _run_chains(args: argparse.Namespace) -> int:
     t = result.training
     top1 = t.get("holdout_top1")
     clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""
-    if options.soup:
+    if options.soup and options.seeds > 1:
         clock += f"; a soup of {options.seeds} models (the first's held-out top-1 below)"
     Console(stderr=True).print(
         f"[green]chain scorer[/] {result.model_dir}: {result.questions} questions, {result.rows} rows; "

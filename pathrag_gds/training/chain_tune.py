@@ -59,13 +59,15 @@ class ChainTuneOptions:
     #: hide during the kitchen clean-up?"): rows whose chain starts at the second entity.
     anchored_share: float = 0.3
     threads: int = 2
-    #: Dual encoders trained, each on its own walks (seeds `seed`, `seed + 1`, ...); the search
-    #: scores the mean of their cosines. `minutes` is split between them.
-    seeds: int = 1
-    #: With `seeds` > 1: average the models' weights into one (:mod:`.chain_soup`) instead of an
-    #: ensemble that scores the mean of their cosines. Each model of a soup has the whole `minutes`
-    #: cap: the step budget decides, and a soup of runs cut short would be one cut short.
-    soup: bool = False
+    #: Dual encoders trained, each on its own walks (seeds `seed`, `seed + 1`, ...). One build is
+    #: one draw: single builds that differ only in their seed differ by up to 7 points on 3-hop
+    #: MetaQA; three averaged are steadier and at least as good (docs/chains.md).
+    seeds: int = 3
+    #: With `seeds` > 1: average the models' weights into one (:mod:`.chain_soup`); False: an
+    #: ensemble the search scores with the mean of their cosines (a question encoded per model).
+    #: Each model of a soup has the whole `minutes` cap: the step budget decides, and a soup of runs
+    #: cut short would be one cut short; an ensemble splits it.
+    soup: bool = True
     #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
     #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
     pool_depth: int = 0
@@ -111,6 +113,7 @@ def tune_chains(
     staging = model_dir.parent / f".{model_dir.name}.partial"
     if staging.exists():
         shutil.rmtree(staging)
+    souped = options.seeds > 1 and options.soup
     results = []
     for i in range(options.seeds):
         folder = staging if i == 0 else staging / f"member-{i}"
@@ -120,11 +123,12 @@ def tune_chains(
                 s,
                 folder,
                 _member_progress(progress, i, options.seeds),
+                encode=not souped,  # a run of a soup: only the soup's encodings are kept
             )
         )
     first = results[0]
-    if options.seeds > 1 and options.soup:
-        soup_members(first, staging, results, options, s, progress)
+    if souped:
+        first.timings_s.update(soup_members(first, staging, results, options, s, progress))
     elif options.seeds > 1:
         first.manifest["chain"]["members"] = [r.model_dir.name for r in results[1:]]
         first.manifest["chain"]["ensemble"] = {
@@ -150,11 +154,12 @@ def soup_members(
     options: ChainTuneOptions,
     s: Settings,
     progress: Progress | None,
-) -> None:
+) -> dict[str, float]:
     """Average the tuned models into `folder`'s one (the first's), encode the chain texts, fit the terms.
 
     `results` are the tunes of `tune_chains` (the first in `folder`, the others in sub-folders);
-    the terms are fitted on the first's held-out questions, as an ensemble's are.
+    the terms are fitted on the first's held-out questions, as an ensemble's are. Returns the
+    encoding and fit timings.
     """
     from pathrag_gds.export import write_manifest
     from pathrag_gds.service import PathRag
@@ -172,18 +177,19 @@ def soup_members(
     write_manifest(folder, first.manifest)
     if progress is not None:
         progress("soup", 1, 1, f"{len(results)} models")
-    if first.ontology is not None:
-        _encode_and_fit(
-            PathRag(s).graph,
-            folder,
-            first.manifest,
-            options,
-            s,
-            first.ontology,
-            first.held_out,
-            progress,
-            "question-term fit (soup)",
-        )
+    if first.ontology is None:
+        return {}
+    return _encode_and_fit(
+        PathRag(s).graph,
+        folder,
+        first.manifest,
+        options,
+        s,
+        first.ontology,
+        first.held_out,
+        progress,
+        "question-term fit (soup)",
+    )
 
 
 def _encode_and_fit(
@@ -370,9 +376,12 @@ def chain_texts(
 
 
 def _tune_one(
-    options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None
+    options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None, encode: bool = True
 ) -> ChainTuneResult:
-    """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`)."""
+    """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`).
+
+    With `encode`, also its chain texts' encodings and its question terms' fit.
+    """
     from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import ChainTrainConfig, chain_rows, train_chain_scorer
@@ -439,9 +448,10 @@ def _tune_one(
     write_manifest(out, manifest)
     # the question terms (first hop near the topic, answer type, relational noun): fitted on the
     # held-out questions
-    timings.update(
-        _encode_and_fit(
-            svc.graph, out, manifest, options, s, ontology, held_chains, progress, "question-term fit"
+    if encode:
+        timings.update(
+            _encode_and_fit(
+                svc.graph, out, manifest, options, s, ontology, held_chains, progress, "question-term fit"
+            )
         )
-    )
     return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)

@@ -1,5 +1,5 @@
 """`tune` for the chain scorer end to end (real Neo4j, real training): a small people world, two
-seeds of a few steps each, exported as one ensemble folder that the search loads.
+seeds of a few steps each, averaged into one model (a soup) or kept as an ensemble the search loads.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def community(graph: Graph) -> Iterator[str]:
 def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_path: Path) -> None:
     stages: set[str] = set()
     options = ChainTuneOptions(
-        community=community, questions=40, steps=3, seeds=2, max_depth=1, threads=1, pool_depth=2,
-        out=tmp_path,
+        community=community, questions=40, steps=3, seeds=2, soup=False, max_depth=1, threads=1,
+        pool_depth=2, out=tmp_path,
     )  # fmt: skip
     result = tune_chains(options, Settings.from_env(), lambda stage, i, n, note: stages.add(stage))
     folder = chain_model_dir(Settings.from_env(), community, tmp_path)
@@ -87,14 +87,14 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
 
 
 def test_a_soup_averages_the_seeds_models_into_one(community: str, tmp_path: Path) -> None:
-    """`tune --seeds 2 --soup`: one model whose weights are the mean of the two runs' (no members)."""
+    """`tune --seeds 2` (a soup, the default): one model whose weights are the mean of the runs'."""
     import onnx
     from onnx import numpy_helper
 
     stages: set[str] = set()
     options = ChainTuneOptions(
-        community=community, questions=40, steps=3, seeds=2, soup=True, max_depth=1, threads=1,
-        pool_depth=2, out=tmp_path,
+        community=community, questions=40, steps=3, seeds=2, max_depth=1, threads=1, pool_depth=2,
+        out=tmp_path,
     )  # fmt: skip
     folder = chain_model_dir(Settings.from_env(), community, tmp_path)
     staging = folder.parent / f".{folder.name}.partial"
@@ -143,8 +143,9 @@ def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
     settings = Settings.from_env(models_dir=tmp_path)
     (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings.from_env().models_dir / "all-MiniLM-L6-v2")
     options = ChainTuneOptions(
-        community=community, questions=60, steps=2, max_depth=2, threads=1, pool_depth=0, out=tmp_path
-    )
+        community=community, questions=60, steps=2, seeds=1, max_depth=2, threads=1, pool_depth=0,
+        out=tmp_path,
+    )  # fmt: skip
     tune_chains(options, settings)
     folder = chain_model_dir(settings, community)
     before = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))

@@ -49,15 +49,38 @@ def test_models_of_another_graph_are_refused_with_the_folder(tmp_path: Path) -> 
     assert not (tmp_path / "soup.onnx").exists()
 
 
-def test_the_tune_command_refuses_a_soup_of_one_model_and_a_soup_of_cross_encoders(
+def test_the_tune_command_refuses_an_ensemble_of_one_model_and_of_cross_encoders(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from pathrag_gds.cli import main
 
-    assert main(["tune", "--community", "people", "--soup"]) == 2  # --seeds 1: nothing to average
+    assert main(["tune", "--community", "people", "--seeds", "1", "--ensemble"]) == 2
     assert "give --seeds 2 or more" in capsys.readouterr().err
-    assert main(["tune", "--community", "people", "--model", "paths", "--seeds", "2", "--soup"]) == 2
-    assert "--soup is for the chain model" in capsys.readouterr().err
+    assert main(["tune", "--community", "people", "--model", "paths", "--seeds", "2", "--ensemble"]) == 2
+    assert "--ensemble is for the chain model" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "seeds", "soup"),
+    [([], 3, True), (["--seeds", "1"], 1, True), (["--seeds", "2", "--ensemble"], 2, False)],
+)
+def test_plain_tune_builds_a_soup_of_three_chain_models(
+    argv: list[str], seeds: int, soup: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default build is the one the docs measure: three runs averaged, not one draw."""
+    from pathrag_gds.cli import main
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.training import chain_tune
+
+    seen: list[chain_tune.ChainTuneOptions] = []
+
+    def capture(options: chain_tune.ChainTuneOptions, *_: object, **__: object) -> None:
+        seen.append(options)
+        raise InvalidInput("stop before any training")
+
+    monkeypatch.setattr(chain_tune, "tune_chains", capture)
+    assert main(["tune", "--community", "people", *argv]) == 2
+    assert (seen[0].seeds, seen[0].soup) == (seeds, soup)
 
 
 def test_a_model_file_written_again_is_loaded_again(tmp_path: Path) -> None:
