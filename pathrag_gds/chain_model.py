@@ -128,7 +128,7 @@ class ChainScorer:
         #: the texts of the chains the graph held at tune time (`tune --chain-pool`), planned alone and
         #: to `plan_depth` hops; None: every chain of the schema, to `max_depth`
         self.pool, self.plan_depth = self._pool(chain.get("pool"), model_dir)
-        #: other dual encoders trained with other seeds (`tune --seeds N`): scores are the mean
+        #: other dual encoders trained with other seeds (`tune --seeds N --ensemble`): scores are the mean
         self.members = [self._member(str(m), quantization, threads, terms) for m in chain.get("members", [])]
 
     @staticmethod

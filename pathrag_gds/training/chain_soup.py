@@ -1,12 +1,12 @@
 """A soup of chain scorers: the weights of models trained on other walks, averaged into one model.
 
-`tune --seeds N --soup` trains N chain scorers, each on the questions its own seed walks (as the
-ensemble does), then averages their fp32 ONNX weights element-wise ("model soups", Wortsman et al.
-2022) and quantizes the mean once. A short fine-tuning from one base model stays close to it, so
-the runs average well; which walks one run happened to draw weighs less, and the search still
-runs one model (an ensemble encodes the question once per member). Only floating-point weights
-that the runs changed differ; every other initializer must be equal, else the folders are not
-runs of one export and the soup is refused.
+`tune` (`--seeds N`, three by default) trains N chain scorers, each on the questions its own seed
+walks (as the ensemble does), then averages their fp32 ONNX weights element-wise ("model soups",
+Wortsman et al. 2022) and quantizes the mean once. A short fine-tuning from one base model stays
+close to it, so the runs average well; which walks one run happened to draw weighs less, and the
+search still runs one model (an ensemble encodes the question once per member). Only
+floating-point weights that the runs changed differ; every other initializer must be equal, else
+the folders are not runs of one export and the soup is refused.
 
 Example:
     >>> import numpy as np
