@@ -1,9 +1,9 @@
 """`tune` for the chain scorer: generate questions from the graph, train, export (needs torch).
 
 Steps: questions by random walks over the community, phrased with its ontology (no benchmark
-question is read, not even to exclude it); rows with hard negative chains (:mod:`.chains`);
-fine-tune; export ONNX int8 into `models/tuned-<community>/chain/`, built beside the old folder
-and swapped in at the end so a failed run leaves the previous model in place.
+question is read, not even to exclude it; :mod:`.chain_data`); rows with hard negative chains
+(:mod:`.chains`); fine-tune; export ONNX int8 into `models/tuned-<community>/chain/`, built
+beside the old folder and swapped in at the end so a failed run leaves the previous model in place.
 
 Example:
     >>> ChainTuneOptions(community="metaqa").questions
@@ -12,11 +12,10 @@ Example:
 
 from __future__ import annotations
 
-import random
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,20 +23,14 @@ from typing import Any
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.ontology import Ontology
-from pathrag_gds.paths import EntityRecord
-from pathrag_gds.search.schema import (
-    TypedChain,
-    chain_text,
-    ontology_fingerprint,
-    schema_chain_texts,
-    schema_chains,
+from pathrag_gds.search.schema import TypedChain, ontology_fingerprint
+from pathrag_gds.training.chain_data import (
+    Progress,
+    chain_texts,
+    generate_questions,
+    held_out_chains,
+    split_held_out,
 )
-
-Progress = Callable[[str, int, int, str], None]
-
-#: Held-out questions (at most), and schema chains per start type they are ranked among.
-HOLDOUT_MAX = 200
-HOLDOUT_POOL = 256
 
 
 @dataclass
@@ -267,112 +260,6 @@ def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | No
         return progress
     inner = progress
     return lambda stage, done, total, note: inner(f"{stage} {i + 1}/{n}", done, total, note)
-
-
-def generate_questions(
-    options: ChainTuneOptions, svc: Any, progress: Progress | None
-) -> tuple[Ontology, list[Any], dict[str, EntityRecord]]:
-    """The community's ontology, the questions its graph generates, and their walks' entities.
-
-    Raises:
-        InvalidInput: the community does not exist.
-    """
-    from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
-    from pathrag_gds.training.source import Neo4jSource
-
-    if options.community not in svc.info.communities:
-        raise InvalidInput(
-            f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
-        )
-    ontology = svc.ontology_for(options.community, None)
-    relations = [r for r in ontology.relation_names if r in svc.info.types]
-    source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
-    gen = QuestionGenerator(
-        source,
-        ontology,
-        seed=options.seed,
-        max_depth=options.max_depth,
-        entity_share=0.05,
-        anchored_share=options.anchored_share,
-        with_answers=False,
-    )
-    questions: list[GeneratedQuestion] = []
-    step = max(1, options.questions // 20)
-    while len(questions) < options.questions:
-        batch = gen.generate(min(step, options.questions - len(questions)))
-        if not batch:
-            break
-        questions.extend(batch)
-        if progress is not None:
-            progress("questions", len(questions), options.questions, "")
-    entities = source.entities(sorted({n for q in questions for n in q.path.node_ids}))
-    return ontology, questions, entities
-
-
-def split_held_out(questions: Sequence[Any], seed: int) -> tuple[list[Any], list[Any]]:
-    """(held out, trained on): a seeded tenth of the questions, at most HOLDOUT_MAX, held out."""
-    rng = random.Random(seed)
-    order = list(range(len(questions)))
-    rng.shuffle(order)
-    n_hold = min(HOLDOUT_MAX, len(questions) // 10)
-    return [questions[i] for i in order[:n_hold]], [questions[i] for i in order[n_hold:]]
-
-
-def held_out_chains(
-    hold: Sequence[Any],
-    entities: Mapping[str, EntityRecord],
-    ontology: Ontology,
-    embedder: Any,
-    max_depth: int,
-) -> tuple[list[tuple[str, TypedChain, Mapping[str, float]]], list[tuple[str, str, list[str]]]]:
-    """The held-out questions as the term fit and training's held-out top-1 read them.
-
-    Per question: (masked question, gold chain, intent type scores), and (masked question, gold
-    chain text, the schema's chain texts from its start label).
-    """
-    from pathrag_gds.intent import infer_intent
-    from pathrag_gds.training.chains import question_chain
-
-    pools: dict[str, list[str]] = {}
-    holdout = []
-    held_chains: list[tuple[str, TypedChain, Mapping[str, float]]] = []
-    for q in hold:
-        found = question_chain(q, entities, ontology)
-        if found is None:
-            continue
-        masked, positive = found
-        # the answer type the question asks, read as the search reads it (question and topic)
-        start = entities.get(q.path.node_ids[0])
-        intent = infer_intent(q.question, ontology, embedder, [start] if start else [])
-        held_chains.append((masked, positive, intent.type_scores))
-        label = positive.labels[0]
-        if label not in pools:
-            pools[label] = [
-                chain_text(ontology, c) for c in schema_chains(ontology, label, max_depth, limit=HOLDOUT_POOL)
-            ]
-        holdout.append((masked, chain_text(ontology, positive), pools[label]))
-    return held_chains, holdout
-
-
-def chain_texts(
-    graph: Any, options: ChainTuneOptions, ontology: Ontology
-) -> tuple[list[str], dict[str, Any] | None]:
-    """The chain texts to encode, and the manifest's `chain.pool` entry (None: the schema's chains).
-
-    The community's chain pool to `pool_depth` hops when it asks for one and the graph is small
-    enough (:mod:`pathrag_gds.training.chain_pool`); else every chain of the schema to `max_depth`.
-    """
-    from pathrag_gds.training.chain_pool import (
-        POOL_MAX_RELATIONSHIPS,
-        pool_entry,
-        pool_texts,
-        relationship_count,
-    )
-
-    if options.pool_depth > 0 and relationship_count(graph, options.community) <= POOL_MAX_RELATIONSHIPS:
-        texts = pool_texts(graph, options.community, ontology, options.pool_depth)
-        return texts, pool_entry(options.pool_depth, texts)
-    return schema_chain_texts(ontology, options.max_depth), None
 
 
 def _tune_one(

@@ -8,9 +8,12 @@ new entities.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from pathrag_gds.errors import InvalidInput
 from pathrag_gds.expanders import entity_record  # exactly as the search builds them
 from pathrag_gds.graph import Graph
+from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord
 from pathrag_gds.training.graph_source import Hop
 
@@ -93,3 +96,18 @@ class Neo4jSource:
                 edge = Edge(r["type"], r["src"], r["tgt"], r["direction"], dict(r["rel_props"] or {}))
                 self._hops[r["frontier"]].append((edge, nid))
         return {i: self._hops[i] for i in ids}
+
+
+def community_source(svc: Any, community: str, *, cap: int, seed: int) -> tuple[Ontology, Neo4jSource]:
+    """The community's ontology and a source over its relationship types that the graph holds.
+
+    Raises:
+        InvalidInput: the community does not exist.
+    """
+    if community not in svc.info.communities:
+        raise InvalidInput(
+            f"unknown community {community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
+        )
+    ontology = svc.ontology_for(community, None)
+    relations = [r for r in ontology.relation_names if r in svc.info.types]
+    return ontology, Neo4jSource(svc.graph, community, relations, cap=cap, seed=seed)

@@ -19,13 +19,8 @@ from typing import Any
 
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import ModelError
-from pathrag_gds.training.chain_tune import (
-    ChainTuneOptions,
-    Progress,
-    generate_questions,
-    held_out_chains,
-    split_held_out,
-)
+from pathrag_gds.training.chain_data import Progress, generate_questions, held_out_chains, split_held_out
+from pathrag_gds.training.chain_tune import ChainTuneOptions
 
 
 def refit_terms(

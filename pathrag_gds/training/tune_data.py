@@ -10,12 +10,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pathrag_gds.config import Settings, get_settings
-from pathrag_gds.errors import InvalidInput
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.serialize import approx_tokens
 from pathrag_gds.training.pairs import PairBuilder, TrainingPair
 from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
-from pathrag_gds.training.source import Neo4jSource
+from pathrag_gds.training.source import Neo4jSource, community_source
 from pathrag_gds.training.tune_options import Progress, TuneOptions
 
 #: Pairs per question, roughly (positive, structural negatives, near misses): sizes the question count.
@@ -39,13 +38,7 @@ def generate_questions(
 
     s = settings or get_settings()
     svc = PathRag(s)
-    if options.community not in svc.info.communities:
-        raise InvalidInput(
-            f"unknown community {options.community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
-        )
-    ontology = svc.ontology_for(options.community, None)
-    relations = [r for r in ontology.relation_names if r in svc.info.types]
-    source = Neo4jSource(svc.graph, options.community, relations, cap=options.hub_cap, seed=options.seed)
+    ontology, source = community_source(svc, options.community, cap=options.hub_cap, seed=options.seed)
     from pathrag_gds.training.exclusions import evaluation_questions
 
     gen = QuestionGenerator(
