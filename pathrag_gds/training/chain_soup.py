@@ -73,8 +73,8 @@ def average_onnx(sources: Sequence[Path], out: Path) -> int:
 def soup_folder(folder: Path, members: Sequence[Path]) -> dict[str, Any]:
     """Average `folder`'s model with the `members`' into `folder` (fp32 and int8), members removed.
 
-    The chain texts' cached vectors are removed (the caller encodes them with the soup). Returns
-    the manifest's new `files` entries.
+    The runs encode no chain texts: the caller encodes them with the soup. Returns the manifest's
+    new `files` entries.
     """
     import shutil
 
@@ -97,8 +97,6 @@ def soup_folder(folder: Path, members: Sequence[Path]) -> dict[str, Any]:
     )
     for m in members:
         shutil.rmtree(m)
-    for stale in folder.glob("chain_vectors*"):
-        stale.unlink()
     return {
         "fp32": file_entry(folder / FP32, "fp32"),
         "int8": file_entry(folder / INT8, "int8") | {"recipe": recipe},

@@ -106,6 +106,9 @@ def tune_chains(
     staging = model_dir.parent / f".{model_dir.name}.partial"
     if staging.exists():
         shutil.rmtree(staging)
+    from pathrag_gds.service import PathRag
+
+    svc = PathRag(s)  # one service (driver, ontology, embedder) for every run and the soup
     souped = options.seeds > 1 and options.soup
     results = []
     for i in range(options.seeds):
@@ -113,6 +116,7 @@ def tune_chains(
         results.append(
             _tune_one(
                 replace(options, seed=options.seed + i, minutes=_member_minutes(options)),
+                svc,
                 s,
                 folder,
                 _member_progress(progress, i, options.seeds),
@@ -121,7 +125,7 @@ def tune_chains(
         )
     first = results[0]
     if souped:
-        first.timings_s.update(soup_members(first, staging, results, options, s, progress))
+        first.timings_s.update(soup_members(first, staging, results, options, svc.graph, s, progress))
     elif options.seeds > 1:
         first.manifest["chain"]["members"] = [r.model_dir.name for r in results[1:]]
         first.manifest["chain"]["ensemble"] = {
@@ -145,6 +149,7 @@ def soup_members(
     folder: Path,
     results: list[ChainTuneResult],
     options: ChainTuneOptions,
+    graph: Any,
     s: Settings,
     progress: Progress | None,
 ) -> dict[str, float]:
@@ -155,15 +160,12 @@ def soup_members(
     encoding and fit timings.
     """
     from pathrag_gds.export import write_manifest
-    from pathrag_gds.service import PathRag
     from pathrag_gds.training.chain_soup import soup_folder
 
     if progress is not None:
         progress("soup", 0, 1, f"{len(results)} models")
-    chain = first.manifest["chain"]
     first.manifest["files"] = soup_folder(folder, [r.model_dir for r in results[1:]])
-    chain.pop("pool", None)  # declared again once the soup's encodings are written
-    chain["soup"] = {
+    first.manifest["chain"]["soup"] = {
         "seeds": [options.seed + i for i in range(options.seeds)],
         "holdout_top1": [r.training.get("holdout_top1") for r in results],
     }
@@ -173,7 +175,7 @@ def soup_members(
     if first.ontology is None:
         return {}
     return _encode_and_fit(
-        PathRag(s).graph,
+        graph,
         folder,
         first.manifest,
         options,
@@ -263,17 +265,20 @@ def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | No
 
 
 def _tune_one(
-    options: ChainTuneOptions, s: Settings, out: Path, progress: Progress | None, encode: bool = True
+    options: ChainTuneOptions,
+    svc: Any,
+    s: Settings,
+    out: Path,
+    progress: Progress | None,
+    encode: bool = True,
 ) -> ChainTuneResult:
     """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`).
 
     With `encode`, also its chain texts' encodings and its question terms' fit.
     """
     from pathrag_gds.export import export_embedding, write_manifest
-    from pathrag_gds.service import PathRag
     from pathrag_gds.training.chains import ChainTrainConfig, chain_rows, train_chain_scorer
 
-    svc = PathRag(s)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     ontology, questions, entities = generate_questions(options, svc, progress)
