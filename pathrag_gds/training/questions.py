@@ -110,8 +110,6 @@ class QuestionGenerator:
         max_depth: longest chain, in hops.
         entity_share: share of questions about the start entity itself (0 hops).
         anchored_share: share of 2+ hop walks from an event asked with two named entities.
-        exclude: normalised questions never to produce (evaluation questions,
-            :func:`pathrag_gds.training.exclusions.evaluation_questions`); `excluded` counts the drops.
         with_answers: find every answer of each question (more round trips); False: the walk's
             end stands alone (enough to train a chain scorer, which never sees entities).
         relational_nouns: say 2-3 hops with one English word where one names them ("X's
@@ -128,7 +126,6 @@ class QuestionGenerator:
         max_depth: int = 3,
         entity_share: float = 0.1,
         anchored_share: float = 0.7,
-        exclude: frozenset[str] = frozenset(),
         with_answers: bool = True,
         relational_nouns: bool = True,
         compound_walk_share: float = 0.3,
@@ -141,9 +138,7 @@ class QuestionGenerator:
         self.max_depth = max_depth
         self.entity_share = entity_share
         self.anchored_share = anchored_share
-        self.exclude = exclude
         self.with_answers = with_answers
-        self.excluded = 0
         self.rng = random.Random(seed)
         self.compounds = compound_chains(ontology) if relational_nouns else {}
         self.compound_walk_share = compound_walk_share
@@ -249,9 +244,6 @@ class QuestionGenerator:
             else:
                 text, template = phraser.anchored_question(path) if anchored else phraser.question(path)
             key = normalize_question(text)
-            if key in self.exclude:
-                self.excluded += 1
-                continue
             if key in seen:
                 continue
             seen.add(key)

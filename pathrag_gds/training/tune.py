@@ -192,7 +192,6 @@ def _tune_one(options: TuneOptions, s: Settings, progress: Progress | None, mode
                 "max_depth": options.max_depth,
                 "cut_short_label": options.cut_short_label,
                 "questions": len(questions),
-                "excluded_eval_questions": info["excluded_eval_questions"],
                 "pairs": len(pairs),
                 "pairs_by_kind": kinds,
                 "questions_by_template": questions_by_template(questions),

@@ -1,6 +1,6 @@
 """The data of a `tune`: questions generated from the live graph, then (question, path text) pairs.
 
-Deterministic for `TuneOptions.seed`; evaluation questions are never produced (`exclusions`).
+Deterministic for `TuneOptions.seed`; no evaluation question is read, not even to leave it out.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ PAIRS_PER_QUESTION = 9
 
 def generate_questions(
     options: TuneOptions, settings: Settings | None = None
-) -> tuple[list[GeneratedQuestion], Neo4jSource, Ontology, Any, int]:
+) -> tuple[list[GeneratedQuestion], Neo4jSource, Ontology, Any]:
     """The questions of a `tune` run (deterministic for `options.seed`), with their graph source.
 
-    Evaluation questions (Bob suite, MetaQA dev/test) are never produced: see `exclusions`.
+    No evaluation file is read: the questions come from the graph and its ontology alone.
 
     Returns:
-        (questions, source, ontology, service, evaluation questions dropped).
+        (questions, source, ontology, service).
 
     Raises:
         InvalidInput: the community does not exist.
@@ -39,13 +39,9 @@ def generate_questions(
     s = settings or get_settings()
     svc = PathRag(s)
     ontology, source = community_source(svc, options.community, cap=options.hub_cap, seed=options.seed)
-    from pathrag_gds.training.exclusions import evaluation_questions
-
-    gen = QuestionGenerator(
-        source, ontology, seed=options.seed, max_depth=options.max_depth, exclude=evaluation_questions()
-    )
+    gen = QuestionGenerator(source, ontology, seed=options.seed, max_depth=options.max_depth)
     questions = gen.generate(max(1, options.pairs // PAIRS_PER_QUESTION))
-    return questions, source, ontology, svc, gen.excluded
+    return questions, source, ontology, svc
 
 
 def build_pairs(
@@ -64,7 +60,7 @@ def build_pairs(
         InvalidInput: the community does not exist.
     """
     s = settings or get_settings()
-    questions, source, ontology, svc, excluded = generate_questions(options, s)
+    questions, source, ontology, svc = generate_questions(options, s)
     bi = None
     max_tokens = s.path_text_tokens
     # the search's text budget: the embedder's own token counter (PathRag._text_of)
@@ -91,7 +87,7 @@ def build_pairs(
             progress("pairs", done[0], len(questions), "")
 
     pairs = builder.build_all(questions, source.start_ids(), progress=tick)
-    info = {"ontology": ontology.id, "round_trips": source.round_trips, "excluded_eval_questions": excluded}
+    info = {"ontology": ontology.id, "round_trips": source.round_trips}
     return questions, pairs, info
 
 

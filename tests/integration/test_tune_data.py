@@ -1,6 +1,7 @@
 """Training data generated from the live graph (`python -m pathrag_gds tune`).
 
-- no generated question equals an evaluation question (bob_eval.yaml, MetaQA dev files);
+- generating training questions reads no evaluation file (any suite's questions, MetaQA's question
+  files, the people questions), for the chain scorer's tune and the cross-encoder's alike;
 - `tune --seeds 2` exports one folder holding two models whose logits the scorer averages;
 - a tune is reproducible from its seed (data hash, int8 bytes): the ensemble's seed-5 model is the
   same as the kept-checkpoint tune of seed 5; and a tune can start from a kept checkpoint.
@@ -14,7 +15,9 @@ into a community of its own and removed afterwards, so it runs without the full 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -28,11 +31,11 @@ from pathrag_gds.datasets.loader import GraphLoader, delete_community
 from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
 from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.errors import InvalidInput, ModelError
-from pathrag_gds.evaluation.bob import load_suite
-from pathrag_gds.evaluation.metaqa import read_questions
 from pathrag_gds.graph import Graph
 from pathrag_gds.scoring import CrossEncoderScorer, tuned_model_dir
-from pathrag_gds.training.questions import normalize_question
+from pathrag_gds.service import PathRag
+from pathrag_gds.training import chain_data
+from pathrag_gds.training.chain_tune import ChainTuneOptions
 from pathrag_gds.training.tune import (
     TuneOptions,
     code_version,
@@ -44,7 +47,30 @@ from pathrag_gds.training.tune import (
 pytestmark = pytest.mark.integration
 
 BOB = "DefaultCommunity_FictionalStories"
-METAQA_DEV = [METAQA_DIR / f"{h}-hop" / "qa_dev.txt" for h in (1, 2, 3)]
+
+#: Files of evaluation questions: story suites, MetaQA's question splits, the people questions.
+EVALUATION_FILE = re.compile(r"(_eval\.ya?ml|qa_(dev|test|train)\.txt|\d-hop(_chains)?\.txt|questions\.tsv)$")
+#: Every file the process opens while `_opened` is recording (an audit hook sees every `open`).
+_opened: list[str] | None = None
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event == "open" and _opened is not None and isinstance(args[0], str | bytes | Path):
+        _opened.append(str(args[0]))
+
+
+sys.addaudithook(_audit)
+
+
+def _evaluation_files_opened(run: Any) -> list[str]:
+    """The evaluation files opened while `run()` runs."""
+    global _opened
+    _opened = []
+    try:
+        run()
+        return [p for p in _opened if EVALUATION_FILE.search(p)]
+    finally:
+        _opened = None
 
 
 @pytest.fixture(scope="module")
@@ -61,19 +87,24 @@ def metaqa_slice(graph: Graph, settings: Settings) -> Iterator[str]:
         delete_community(graph, cid, drop_ontology=True)
 
 
-def test_no_generated_question_is_an_evaluation_question(
-    settings: Settings, demo_community: str, metaqa_slice: str
+def test_generating_questions_reads_no_evaluation_file(
+    settings: Settings, demo_community: str, metaqa_slice: str, tmp_path: Path
 ) -> None:
-    suite = load_suite()
-    evaluation = {normalize_question(q.query) for q in (*suite.queries, *suite.fresh)}
-    for path in METAQA_DEV:
-        evaluation.update(normalize_question(q.question) for q in read_questions(path))
-    assert len(evaluation) > 10000
-    for community, n in ((BOB, 2000), (metaqa_slice, 3000)):
-        questions, *_ = generate_questions(TuneOptions(community=community, pairs=n), settings)
-        assert questions
-        clashes = [q.question for q in questions if normalize_question(q.question) in evaluation]
-        assert clashes == []
+    # the hook sees a suite file opened the way any code would open it
+    suite = tmp_path / "probe_eval.yaml"
+    suite.write_text("heldout: []\n", encoding="utf-8")
+    assert _evaluation_files_opened(lambda: suite.read_text(encoding="utf-8")) == [str(suite)]
+    svc = PathRag(settings)
+    for community in (BOB, metaqa_slice):
+        made: list[int] = []
+
+        def both(community: str = community, made: list[int] = made) -> None:
+            chain_options = ChainTuneOptions(community=community, questions=300)
+            made.append(len(chain_data.generate_questions(chain_options, svc, None)[1]))
+            made.append(len(generate_questions(TuneOptions(community=community, pairs=600), settings)[0]))
+
+        assert _evaluation_files_opened(both) == []
+        assert all(n > 0 for n in made), made
 
 
 #: The tiny tune every test here runs (seed 5): options that train in seconds, not a useful model.

@@ -127,17 +127,6 @@ def test_tiny_training_ranks_positives_first() -> None:
     assert result.holdout_top1 is not None and result.holdout_top1 >= 2 * chance
 
 
-def test_excluded_questions_are_never_generated() -> None:
-    g = toy_graph()
-    first = QuestionGenerator(g, ONTOLOGY, seed=5, max_depth=2).generate(40)
-    banned = frozenset(normalize_question(q.question) for q in first[:5])
-    gen = QuestionGenerator(g, ONTOLOGY, seed=5, max_depth=2, exclude=banned)
-    again = gen.generate(40)
-    assert gen.excluded >= 5
-    assert not banned & {normalize_question(q.question) for q in again}
-    assert len(again) == 40  # the generator walks on to replace what it dropped
-
-
 def test_cut_short_label_is_configurable() -> None:
     g = toy_graph()
     qs = QuestionGenerator(g, ONTOLOGY, seed=1, max_depth=3).generate(30)
