@@ -1,7 +1,8 @@
 """How well a chain model plans: where each question's gold chain ranks among the schema's chains.
 
 `python -m pathrag_gds eval plans --questions FILE ... --community ID` reads questions with gold
-chains (MetaQA qtypes, or a `<name>_chains.txt` file with directions), masks each topic as `X`,
+chains (MetaQA qtypes, a `<name>_chains.txt` file with directions, or a story suite's YAML whose
+notes open with the intended path: :func:`suite_questions`), masks each topic as `X`,
 scores every chain of the schema from the topic's type labels (up to `--max-depth` hops) with the
 community's chain model, and reports per hop how often the gold chain comes first, among the best
 5 and the best 10 (the search walks the best `chain_keep`), and its mean reciprocal rank. One
@@ -14,14 +15,18 @@ Example:
     2
     >>> summarize_ranks([(1, 1), (1, 3), (1, None)])["1"]["at_1"]
     0.3333
+    >>> planner_share({"a": 1, "b": 3, "c": None}, {"a": False, "b": False, "c": True})
+    {'misses': 2, 'plan_wrong': 1, 'share': 0.5}
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from pathrag_gds.datasets.bob_suite import intended_path, load_suite
 from pathrag_gds.datasets.metaqa_questions import ChainStep, MetaQAQuestion, qtype_chain
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.intent import infer_intent, mask_mentions
@@ -43,6 +48,66 @@ def matches(chain: Chain, gold: Sequence[ChainStep]) -> bool:
     if len(chain) != len(gold):
         return False
     return all(t == g and d in ("both", gd) for (t, gd), (g, d) in zip(chain, gold, strict=True))
+
+
+def walk_steps(start: str, edges: Sequence[tuple[str, str, str]]) -> tuple[ChainStep, ...]:
+    """The chain an intended path walks from `start`: each edge out along its arrow or in against it.
+
+    Example:
+        >>> walk_steps("bob", [("bob", "owned_by", "martha"), ("jane", "child_of", "martha")])
+        (('owned_by', 'out'), ('child_of', 'in'))
+    """
+    steps: list[ChainStep] = []
+    here = start
+    for source, rel, target in edges:
+        if source == here:
+            steps.append((rel, "out"))
+            here = target
+        else:
+            steps.append((rel, "in"))
+            here = source
+    return tuple(steps)
+
+
+def suite_questions(path: Path, set_name: str | None = None) -> tuple[str | None, list[MetaQAQuestion]]:
+    """A story suite's questions with gold chains: (its community, the questions).
+
+    Each question's topic is the first entity id of the intended path its `note` opens with, its
+    gold chain the steps of that path (:func:`walk_steps`); `index` is its place in the file and
+    `raw` its suite id. Questions whose note holds no path are left out. `set_name`: one set only.
+
+    Raises:
+        InvalidInput: the file is not a suite, or has no set of that name.
+    """
+    suite = load_suite(path)
+    if set_name is not None and set_name not in suite.sets:
+        raise InvalidInput(f"{path} has no question set {set_name!r}; it has {sorted(suite.sets)}")
+    out: list[MetaQAQuestion] = []
+    for name, queries in suite.sets.items():
+        if set_name is not None and name != set_name:
+            continue
+        for q in queries:
+            try:
+                start, edges = intended_path(q.note)
+            except InvalidInput:
+                continue
+            if not edges:
+                continue
+            steps = walk_steps(start, edges)
+            out.append(MetaQAQuestion(len(steps), len(out), q.id, q.query, start, q.answer, chain=steps))
+    return suite.community_id, out
+
+
+def planner_share(ranks: Mapping[str, int | None], hits: Mapping[str, bool]) -> dict[str, Any]:
+    """Of the questions the search missed at #1 (`hits`: id -> hit), how many the plan ranked wrong.
+
+    `ranks`: id -> the gold chain's plan rank (None: not found). The planner's share of the misses
+    is those whose gold chain was not the plan's first.
+    """
+    misses = [k for k, hit in hits.items() if not hit and k in ranks]
+    wrong = sum(ranks[k] != 1 for k in misses)
+    share = round(wrong / len(misses), 4) if misses else 0.0
+    return {"misses": len(misses), "plan_wrong": wrong, "share": share}
 
 
 def gold_rank(scores: Sequence[float], chains: Sequence[Chain], gold: Sequence[ChainStep]) -> int | None:
@@ -90,8 +155,13 @@ def plan_ranks(
     max_depth: int,
     topic_id: Callable[[str, str], str],
     progress: Callable[[], None] | None = None,
+    keys: dict[str, int | None] | None = None,
 ) -> list[tuple[int, int | None]]:
     """(hop, gold rank) of each question with a gold chain and a topic found in the graph.
+
+    `keys`, when given, is filled with each ranked question's `raw` text (a suite's question id)
+    -> its rank. A topic the question does not name word for word (a story suite's `the harbour
+    master`) is masked where the search masks it: the words the intent reads as naming it.
 
     Raises:
         InvalidInput: the community has no chain model.
@@ -129,11 +199,15 @@ def plan_ranks(
             pools[labels] = (distinct, [chain_text(ontology, c) for c in distinct])
         typed_chains, texts = pools[labels]
         # scored as the search's planner scores them (planner.score_chains)
-        masked = mask_mentions(q.question, [q.topic])
         intent = infer_intent(q.question, ontology, service.embedder, [entity])
+        said = q.topic if q.topic in q.question else intent.named_as.get(entity.id) or entity.name
+        masked = mask_mentions(q.question, [said])
         terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
-        out.append((q.hop, gold_rank(scores, [c.steps for c in typed_chains], gold)))
+        rank = gold_rank(scores, [c.steps for c in typed_chains], gold)
+        out.append((q.hop, rank))
+        if keys is not None:
+            keys[q.raw] = rank
         if progress is not None:
             progress()
     return out

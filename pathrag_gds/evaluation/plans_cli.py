@@ -3,6 +3,8 @@ r"""`python -m pathrag_gds eval plans --questions FILE [FILE ...]`: chain planni
 Example:
     python -m pathrag_gds eval plans --questions /work/shared/data/metaqa/{1,2,3}-hop/qa_dev.txt \
         --sample 300 --seed 0 --community metaqa
+    python -m pathrag_gds eval plans --questions pathrag_gds/datasets/data/harbour_eval.yaml \
+        --hits harbour.json    # a story suite; harbour.json: `eval bob --questions ... --json`
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,7 +22,14 @@ def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "plans",
         help="where the gold relation chain ranks among the schema's chains (chain model only, no walk)",
     )
-    p.add_argument("--questions", nargs="+", required=True, type=Path, help="question file(s), one a hop")
+    p.add_argument(
+        "--questions",
+        nargs="+",
+        required=True,
+        type=Path,
+        help="question file(s): MetaQA-style text files, one a hop, or story suite YAML files (their "
+        "notes' intended paths are the gold chains)",
+    )
     p.add_argument(
         "--chains",
         nargs="+",
@@ -30,7 +40,19 @@ def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument("--sample", type=int, default=None, help="questions per file, stratified by qtype")
     p.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
-    p.add_argument("--community", default="metaqa", help="community the questions are about")
+    p.add_argument(
+        "--community",
+        default=None,
+        help="community the questions are about (default: a suite's community_id, else metaqa)",
+    )
+    p.add_argument("--set", dest="set_name", default=None, help="a suite's question set (default: all)")
+    p.add_argument(
+        "--hits",
+        type=Path,
+        default=None,
+        help="the `eval bob --json` report of the same suite: also say how many of its misses at #1 "
+        "the plan ranked wrong (the planner's share of the misses)",
+    )
     p.add_argument("--max-depth", type=int, default=3, help="longest chain ranked (default 3)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
@@ -44,18 +66,19 @@ def run(args: argparse.Namespace) -> int:
 
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.metaqa import topic_id
-    from pathrag_gds.evaluation.metaqa_cli import sampled_questions
-    from pathrag_gds.evaluation.plans import CUTOFFS, plan_ranks, summarize_ranks
+    from pathrag_gds.evaluation.plans import CUTOFFS, plan_ranks, planner_share, summarize_ranks
     from pathrag_gds.service import get_pathrag_service
 
     if args.max_depth < 1:
         raise InvalidInput("--max-depth must be at least 1")
-    questions = sampled_questions(args)
+    questions, community, suite_ids = _questions(args)
+    args.community = community
     service = get_pathrag_service()
     if args.community not in service.info.communities:
         raise InvalidInput(
             f"no community {args.community!r} in the graph; it has {sorted(service.info.communities)}"
         )
+    keyed: dict[str, int | None] = {}
     with tqdm(total=len(questions), desc="plans", unit="q", file=sys.stderr, dynamic_ncols=True) as bar:
 
         def tick() -> None:
@@ -66,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
             questions,
             args.community,
             max_depth=args.max_depth,
-            topic_id=topic_id,
+            topic_id=(lambda _c, t: t) if suite_ids else topic_id,
             progress=tick,
+            keys=keyed,
         )
     report = {
         "suite": "plans",
@@ -78,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "by_hop": summarize_ranks(ranks),
     }
+    if args.hits is not None:
+        report["planner_share"] = planner_share(keyed, _hits(args.hits))
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -95,4 +121,52 @@ def run(args: argparse.Namespace) -> int:
             str(row["not_found"]),
         )
     Console().print(table)
+    share = report.get("planner_share")
+    if share:
+        print(
+            f"misses at #1 in {args.hits}: {share['misses']}; the plan ranked the gold chain below "
+            f"first for {share['plan_wrong']} of them ({share['share']:.0%})"
+        )
     return 0
+
+
+def _questions(args: argparse.Namespace) -> tuple[list[Any], str, bool]:
+    """(questions, community, whether they come from story suites): MetaQA-style files or suites.
+
+    Raises:
+        InvalidInput: suite and MetaQA-style files mixed, or suites of different communities.
+    """
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.evaluation.metaqa_cli import sampled_questions
+    from pathrag_gds.evaluation.plans import suite_questions
+
+    suites = [p for p in args.questions if p.suffix in (".yaml", ".yml")]
+    if not suites:
+        return sampled_questions(args), args.community or "metaqa", False
+    if len(suites) != len(args.questions):
+        raise InvalidInput("give either story suite files (.yaml) or MetaQA-style question files, not both")
+    questions: list[Any] = []
+    communities: set[str | None] = set()
+    for path in suites:
+        community, qs = suite_questions(path, args.set_name)
+        communities.add(community)
+        questions.extend(qs)
+    named = {c for c in communities if c is not None}
+    if args.community is None and (len(named) != 1 or None in communities):
+        raise InvalidInput("the suites name no single community_id: give --community")
+    return questions, str(args.community or named.pop()), True
+
+
+def _hits(path: Path) -> dict[str, bool]:
+    """Question id -> hit at #1, from an `eval bob --json` report.
+
+    Raises:
+        InvalidInput: the file is not such a report.
+    """
+    from pathrag_gds.errors import InvalidInput
+
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        return {str(q["id"]): bool(q["hit_at_1"]) for q in report["queries"]}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(f"{path} is not an `eval bob --json` report ({exc}): write one first") from exc

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathrag_gds.datasets.metaqa_questions import MetaQAQuestion
+from pathrag_gds.errors import InvalidInput
 from pathrag_gds.evaluation.plans import gold_rank, gold_steps, matches, summarize_ranks
 from pathrag_gds.search.schema import Chain
 
@@ -52,3 +55,22 @@ def test_summary_per_hop_and_overall() -> None:
     }
     assert report["2"]["not_found"] == 1 and report["2"]["at_5"] == 0.5
     assert report["all"]["total"] == 4 and report["all"]["at_1"] == 0.25
+
+
+def test_suite_questions_take_the_intended_path_as_the_gold_chain() -> None:
+    from pathrag_gds.datasets.bob_suite import DATA
+    from pathrag_gds.evaluation.plans import suite_questions
+
+    community, questions = suite_questions(DATA / "harbour_eval.yaml")
+    assert community == "Harbour_Stories" and len(questions) == 30
+    first = questions[0]  # "morning_star <-captains- jory_penhallow"
+    assert (first.raw, first.topic, first.chain, first.hop) == (
+        "g01",
+        "morning_star",
+        (("captains", "in"),),
+        1,
+    )
+    assert sorted({q.hop for q in questions}) == [1, 2, 3, 4]
+    assert all(len(q.chain) == q.hop for q in questions)
+    with pytest.raises(InvalidInput, match="no question set 'spec'"):
+        suite_questions(DATA / "harbour_eval.yaml", "spec")
