@@ -1,5 +1,5 @@
-"""The story suites (Bob: spec, fresh, heldout; the harbour and orchard graphs: heldout) read and
-agree with their graphs.
+"""The story suites (Bob: spec, fresh, heldout; the harbour, orchard, biomed, media and supply
+graphs: heldout) read and agree with their graphs.
 
 Every question's intended path, written at the head of its `note` ("a -rel-> b <-rel- c"), is walked
 in the graph file: each edge exists, the path has the question's hop count and holds the entities
@@ -22,6 +22,9 @@ SUITES = {
     "bob_eval.yaml": "bob.yaml",
     "harbour_eval.yaml": "harbour.yaml",
     "orchard_eval.yaml": "orchard.yaml",
+    "biomed_eval.yaml": "biomed.yaml",
+    "media_eval.yaml": "media.yaml",
+    "supply_eval.yaml": "supply.yaml",
 }
 
 
