@@ -1,8 +1,9 @@
 """Request guards that run before FastAPI parses anything: body size and JSON, and the Host rule.
 
 - :class:`BodyGuard` refuses bodies over the size limit (413), and bodies FastAPI would answer with a
-  bare "There was an error parsing the body": invalid UTF-8 (overlong forms included), JSON nested
-  deeper than :data:`MAX_JSON_DEPTH`, malformed JSON (422, saying what is wrong and where).
+  bare "There was an error parsing the body" or a 500: invalid UTF-8 (overlong forms included), JSON
+  nested deeper than :data:`MAX_JSON_DEPTH`, malformed JSON, an integer longer than Python reads
+  (422, saying what is wrong and where).
 - :class:`LoopbackHostOnly` (installed when the server has no token) answers 400 to a `Host` header
   that is not a loopback name, so a web page cannot reach the tokenless server by DNS rebinding.
 """
@@ -10,12 +11,16 @@
 from __future__ import annotations
 
 import json
+import logging
+import sys
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pathrag_gds.api.auth import host_name, is_loopback
 from pathrag_gds.api.errors import error_body
+
+log = logging.getLogger(__name__)
 
 #: Deepest JSON nesting accepted (a query body is a flat object).
 MAX_JSON_DEPTH = 32
@@ -67,6 +72,13 @@ def json_body_problem(body: bytes, max_depth: int = MAX_JSON_DEPTH) -> str | Non
         return (
             f"the body is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}): send a "
             'JSON object such as {"question": "..."}'
+        )
+    except ValueError:  # an integer past Python's digit limit: not a JSONDecodeError
+        limit = sys.get_int_max_str_digits()
+        log.warning("refused a JSON body holding an integer of more than %d digits", limit)
+        return (
+            f"the body holds an integer of more than {limit} digits: send numbers within the ranges "
+            "of the schema (see /docs)"
         )
     return None
 

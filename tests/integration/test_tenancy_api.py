@@ -1,0 +1,110 @@
+"""Issue 54, the HTTP side: huge JSON integers, per-token session limits, what a scoped token's
+/v1/info shows, and two HTTP framing edge cases; each against the real Neo4j (demo graph) and a
+real uvicorn server on a loopback port (the options of `serve`), raw sockets where framing is the point.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Iterator
+
+import pytest
+import requests
+from api_testutil import TOKEN, ServerThread, assert_error
+from pathrag_testutil import run_cli
+
+from pathrag_gds.api import create_app
+from pathrag_gds.config import Settings
+from pathrag_gds.datasets.demo import DEMO_COMMUNITY
+from pathrag_gds.graph import Graph
+
+pytestmark = pytest.mark.integration
+
+UID = secrets.token_hex(4)
+A_TOKEN = f"tenant-a-{UID}-" + TOKEN
+B_TOKEN = f"tenant-b-{UID}-" + TOKEN
+ALL_TOKEN = f"tenant-all-{UID}-" + TOKEN
+NONE_TOKEN = f"tenant-none-{UID}-" + TOKEN
+NO_SUCH_COMMUNITY = f"t54-absent-{UID}"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def demo(graph: Graph, settings: Settings) -> str:
+    """The demo community (shared: loaded only when missing, never reloaded)."""
+    rows = graph.read("graph_info", index_name=settings.vector_index)
+    ids = {c["id"] for c in rows[0]["communities"]} if rows else set()
+    if DEMO_COMMUNITY not in ids:
+        proc = run_cli("load", "demo", timeout=None)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    return DEMO_COMMUNITY
+
+
+@pytest.fixture(scope="module")
+def tenants(
+    demo: str, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerThread]:
+    """Two tokens of the demo community, one of every community, one of a community that does not exist."""
+    path = tmp_path_factory.mktemp("tokens") / "tokens.json"
+    scopes = {A_TOKEN: [demo], B_TOKEN: [demo], ALL_TOKEN: "*", NONE_TOKEN: [NO_SUCH_COMMUNITY]}
+    path.write_text(json.dumps(scopes), encoding="utf-8")
+    s = settings.model_copy(
+        update={
+            "api_tokens_file": path,
+            "api_timeout_s": 300.0,
+        }
+    )
+    with ServerThread(create_app(s, warm_up=False)) as srv:
+        yield srv
+
+
+# --- 1: a JSON integer past Python's digit limit ----------------------------------------------------------
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextlib.contextmanager
+def server_log() -> Iterator[list[logging.LogRecord]]:
+    """Every record the app and uvicorn log meanwhile (uvicorn's loggers do not reach the root)."""
+    handler = _Records()
+    loggers = [logging.getLogger(), logging.getLogger("uvicorn")]
+    for lg in loggers:
+        lg.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for lg in loggers:
+            lg.removeHandler(handler)
+
+
+def test_huge_integer_anywhere_is_422_with_one_log_line(tenants: ServerThread) -> None:
+    digits = b"9" * 5000
+    bodies = [
+        ("/v1/query", b'{"question": "Who owns Bob?", "top_n": ' + digits + b"}"),
+        ("/v1/query", b'{"question": "Who owns Bob?", "x": [1, {"y": -' + digits + b"}]}"),
+        ("/v1/query", b'{"question": "Who owns Bob?", "stream": true, "seed_n": ' + digits + b"}"),
+        ("/v1/sessions", b'{"hop_depth": ' + digits + b"}"),
+    ]
+    with server_log() as records:
+        for path, data in bodies:  # no token: the body is refused before authentication
+            r = requests.post(
+                tenants.url + path, data=data, headers={"Content-Type": "application/json"}, timeout=30
+            )
+            assert_error(r, 422, "invalid_request", "integer of more than 4300 digits", "/docs")
+    assert not [r for r in records if r.exc_info or "Traceback" in r.getMessage()]
+    lines = [r.getMessage() for r in records if "digits" in r.getMessage()]
+    assert len(lines) == len(bodies), lines
+    assert all("\n" not in line and len(line) < 200 for line in lines), lines
