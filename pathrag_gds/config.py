@@ -296,8 +296,11 @@ class ApiSettings(BaseModel):
     api_max_queue: int = Field(64, ge=1, le=10000)
     #: Seconds a session lives after its last use.
     api_session_ttl_s: float = Field(1800.0, gt=0)
-    #: Sessions kept at once (more get 429).
+    #: Sessions kept at once, all tokens together (more get 429): the server's global ceiling.
     api_max_sessions: int = Field(1000, ge=1, le=1000000)
+    #: Sessions one token may hold at once (more get 429); 0 = an equal share of `api_max_sessions`
+    #: among the server's tokens, so that no token can take another's share.
+    api_max_sessions_per_token: int = Field(0, ge=0, le=1000000)
     #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
     api_sessions_path: Path | None = None
     #: Seconds the HTTP API lets the driver retry a transaction when Neo4j is unreachable (then 503).

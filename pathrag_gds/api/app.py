@@ -97,6 +97,20 @@ def _install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, unexpected)
 
 
+def sessions_per_token(settings: Settings, tokens: int) -> int:
+    """Live sessions one token may hold: the setting, or an equal share of the global ceiling.
+
+    Example:
+        >>> sessions_per_token(Settings(api_max_sessions=1000), 4)
+        250
+        >>> sessions_per_token(Settings(api_max_sessions=1000, api_max_sessions_per_token=50), 4)
+        50
+    """
+    if settings.api_max_sessions_per_token:
+        return min(settings.api_max_sessions_per_token, settings.api_max_sessions)
+    return max(1, settings.api_max_sessions // max(1, tokens))
+
+
 def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: bool = True) -> FastAPI:
     """Build the HTTP application.
 
@@ -130,7 +144,10 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
         service=service,
         runner=SearchRunner(service, concurrency, settings.api_max_queue, gate),
         sessions=SessionStore(
-            settings.api_session_ttl_s, settings.api_max_sessions, settings.api_sessions_path
+            settings.api_session_ttl_s,
+            settings.api_max_sessions,
+            settings.api_sessions_path,
+            max_per_owner=sessions_per_token(settings, len(tokens)),
         ),
         gate=gate,
     )

@@ -105,6 +105,10 @@ class TokenTable:
             scopes[settings.api_token] = None
         return cls(scopes)
 
+    def __len__(self) -> int:
+        """The number of distinct tokens."""
+        return len(self._entries)
+
     @property
     def enabled(self) -> bool:
         """True when requests must carry a token."""

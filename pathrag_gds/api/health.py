@@ -172,6 +172,8 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
             "concurrency": state.runner.concurrency,
             "max_queue": state.runner.max_queue,
             "session_ttl_s": s.api_session_ttl_s,
+            "max_sessions": state.sessions.max_sessions,
+            "max_sessions_per_token": state.sessions.max_per_owner,
         },
         "searches": vars(state.runner.stats).copy(),
         "sessions": state.sessions.count(),

@@ -3,6 +3,9 @@
 Stored in SQLite: in memory for one worker, or in a file shared by `serve --workers N`. A session
 lives `ttl` seconds after its last use; after that it answers 404. A session belongs to the token
 that opened it (its owner key): another token gets the same 404 as for an unknown session.
+
+Two limits: each token's own live sessions (so one token cannot lock the others out) and a global
+ceiling over all tokens; a 429 says which of the two was reached.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     owner TEXT NOT NULL DEFAULT ''
 )
 """
+_OWNER_INDEX = "CREATE INDEX IF NOT EXISTS sessions_owner ON sessions (owner)"
 
 
 class SessionStore:
@@ -37,9 +41,10 @@ class SessionStore:
 
     Args:
         ttl: seconds a session lives after its last use.
-        max_sessions: live sessions kept at once (more: 429).
+        max_sessions: live sessions kept at once, all owners together (more: 429).
         path: SQLite file shared between worker processes; None keeps sessions in memory.
         clock: the time source (seconds); tests may pass their own.
+        max_per_owner: live sessions one owner (token) may hold (more: 429); None: `max_sessions`.
     """
 
     def __init__(
@@ -48,9 +53,11 @@ class SessionStore:
         max_sessions: int,
         path: Path | None = None,
         clock: Callable[[], float] = time.time,
+        max_per_owner: int | None = None,
     ) -> None:
         self.ttl = ttl
         self.max_sessions = max_sessions
+        self.max_per_owner = max_sessions if max_per_owner is None else max_per_owner
         self._clock = clock
         self._lock = threading.Lock()
         self._db = sqlite3.connect(
@@ -62,6 +69,7 @@ class SessionStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(sessions)")}
         if "owner" not in columns:  # a file written before sessions had owners
             self._db.execute("ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
+        self._db.execute(_OWNER_INDEX)
         self._db.commit()
 
     def _purge(self, now: float) -> None:
@@ -71,22 +79,18 @@ class SessionStore:
         """Store a new session of `owner` (a token's key) and return it.
 
         Raises:
-            ApiError: 429 when `max_sessions` live sessions exist.
+            ApiError: 429 when `owner` holds `max_per_owner` live sessions, or all owners together
+                `max_sessions`; the message says which.
         """
         sid = secrets.token_urlsafe(18)
         with self._lock:
             now = self._clock()
             self._purge(now)
+            (mine,) = self._db.execute("SELECT count(*) FROM sessions WHERE owner = ?", (owner,)).fetchone()
             (count,) = self._db.execute("SELECT count(*) FROM sessions").fetchone()
-            if count >= self.max_sessions:
+            if mine >= self.max_per_owner or count >= self.max_sessions:
                 self._db.commit()
-                raise ApiError(
-                    429,
-                    "too_many_sessions",
-                    f"the server holds its maximum of {self.max_sessions} sessions: delete unused ones "
-                    "(DELETE /v1/sessions/{id}) or retry after they expire",
-                    {"Retry-After": "60"},
-                )
+                raise self._full(mine, own=mine >= self.max_per_owner)
             expires = now + self.ttl
             self._db.execute(
                 "INSERT INTO sessions (id, database_name, mode, hop_depth, top_n, seed_n, community_id, "
@@ -105,6 +109,21 @@ class SessionStore:
             )
             self._db.commit()
         return self._out(sid, database_name, options, expires)
+
+    def _full(self, mine: int, own: bool) -> ApiError:
+        """The 429 of a full store: the caller's own limit (`own`) or the server's global one."""
+        if own:
+            message = (
+                f"this token holds its own maximum of {self.max_per_owner} live sessions (the limit of "
+                "each token): delete unused ones (DELETE /v1/sessions/{id}) or retry after they expire"
+            )
+        else:
+            message = (
+                f"the server holds its global maximum of {self.max_sessions} live sessions, all tokens "
+                f"together (this token holds {mine} of them): retry after some expire, or ask the "
+                "operator to raise PATHRAG_API_MAX_SESSIONS"
+            )
+        return ApiError(429, "too_many_sessions", message, {"Retry-After": "60"})
 
     def _out(self, sid: str, database_name: str, options: Effective, expires: float) -> SessionOut:
         return SessionOut(

@@ -29,6 +29,8 @@ B_TOKEN = f"tenant-b-{UID}-" + TOKEN
 ALL_TOKEN = f"tenant-all-{UID}-" + TOKEN
 NONE_TOKEN = f"tenant-none-{UID}-" + TOKEN
 NO_SUCH_COMMUNITY = f"t54-absent-{UID}"
+PER_TOKEN = 2
+GLOBAL = 5
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -57,6 +59,8 @@ def tenants(
     s = settings.model_copy(
         update={
             "api_tokens_file": path,
+            "api_max_sessions": GLOBAL,
+            "api_max_sessions_per_token": PER_TOKEN,
             "api_timeout_s": 300.0,
         }
     )
@@ -108,3 +112,39 @@ def test_huge_integer_anywhere_is_422_with_one_log_line(tenants: ServerThread) -
     lines = [r.getMessage() for r in records if "digits" in r.getMessage()]
     assert len(lines) == len(bodies), lines
     assert all("\n" not in line and len(line) < 200 for line in lines), lines
+
+
+# --- 2: sessions are limited per token, under a global ceiling -------------------------------------------
+
+
+def test_one_token_cannot_take_the_others_sessions(tenants: ServerThread) -> None:
+    opened: list[tuple[str, str]] = []
+
+    def open_session(token: str) -> requests.Response:
+        r = tenants.post("/v1/sessions", {"hop_depth": 1}, headers=bearer(token))
+        if r.status_code == 201:
+            opened.append((token, r.json()["session_id"]))
+        return r
+
+    try:
+        for _ in range(PER_TOKEN):
+            assert open_session(A_TOKEN).status_code == 201
+        r = open_session(A_TOKEN)
+        err = assert_error(r, 429, "too_many_sessions", "this token", f"own maximum of {PER_TOKEN}", "DELETE")
+        assert "global" not in err["message"] and r.headers["Retry-After"] == "60"
+        for _ in range(PER_TOKEN):  # A at its limit locks nobody else out
+            assert open_session(B_TOKEN).status_code == 201, "B was locked out by A's sessions"
+        assert open_session(ALL_TOKEN).status_code == 201  # 5 of 5 now
+        r = open_session(ALL_TOKEN)  # its own limit is not reached: the server's is
+        err = assert_error(
+            r, 429, "too_many_sessions", f"global maximum of {GLOBAL}", "all tokens", "this token holds 1"
+        )
+        assert "own maximum" not in err["message"]
+        token, sid = opened.pop(0)
+        assert requests.delete(f"{tenants.url}/v1/sessions/{sid}", headers=bearer(token), timeout=10).ok
+        assert open_session(ALL_TOKEN).status_code == 201
+        info = tenants.get("/v1/info", headers=bearer(A_TOKEN)).json()
+        assert info["limits"]["max_sessions_per_token"] == PER_TOKEN
+    finally:
+        for token, sid in opened:
+            requests.delete(f"{tenants.url}/v1/sessions/{sid}", headers=bearer(token), timeout=10)

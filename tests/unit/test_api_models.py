@@ -243,3 +243,17 @@ def test_sessions_expire_and_delete() -> None:
         store.touch(s1.session_id)
     assert exc.value.status == 404 and "POST /v1/sessions" in exc.value.message
     assert store.count() == 0
+
+
+def test_sessions_are_limited_per_owner_under_a_global_ceiling() -> None:
+    store = SessionStore(ttl=10.0, max_sessions=3, max_per_owner=2, clock=lambda: 1000.0)
+    opts = Effective(mode="local", hop_depth=2, top_n=3, seed_n=5, community_id=None)
+    store.create("neo4j", opts, "a")
+    store.create("neo4j", opts, "a")
+    with pytest.raises(ApiError) as exc:
+        store.create("neo4j", opts, "a")
+    assert exc.value.status == 429 and "this token holds its own maximum of 2" in exc.value.message
+    store.create("neo4j", opts, "b")  # a's limit is a's alone
+    with pytest.raises(ApiError) as exc:
+        store.create("neo4j", opts, "b")
+    assert "global maximum of 3" in exc.value.message and "this token holds 1" in exc.value.message
