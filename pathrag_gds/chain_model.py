@@ -54,7 +54,7 @@ NO_MODEL_HINT = (
 
 
 def chain_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
-    """`models/tuned-<community>/chain/` (the community name made safe for a folder name).
+    """`models/tuned-<community>/chain/`, the folder of `scoring.registry.community_folder(id)`.
 
     Example:
         >>> chain_model_dir(Settings(), "metaqa", Path("models")).as_posix()

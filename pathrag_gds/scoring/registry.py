@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
-import re
 import threading
 from pathlib import Path
 
@@ -26,17 +26,50 @@ TUNE_HINT = (
 )
 
 
-def tuned_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
-    """Where `tune` puts the cross-encoder of a community: `models/tuned-<community>/`.
+#: Characters a community id keeps as they are in its folder name; any other is written `%XX`.
+_FOLDER_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+#: Longest name kept in full (a file name's 255 bytes less `tuned-`); a longer one is cut and ends
+#: `~` + a hash of the whole id.
+_FOLDER_MAX = 249
 
-    Characters outside letters, digits, `.`, `_` and `-` become `_`.
+
+def community_folder(community_id: str) -> str:
+    """A community id as a folder name: one id, one name (injective), readable.
+
+    Letters, digits, `.`, `_` and `-` stay as they are (so `people` and `Harbour_Stories` keep the
+    folders their models ship in); every other character is written as `%XX`, its UTF-8 bytes in
+    hex. A name longer than 249 characters (too long for a folder) is cut and ends `~` and 16 hex
+    digits of the id's SHA-256 (`~` is never kept, so such a name cannot equal another id's).
+
+    Example:
+        >>> [community_folder(c) for c in ("acme_secret", "acme:secret", "acme secret", "acme%3Asecret")]
+        ['acme_secret', 'acme%3Asecret', 'acme%20secret', 'acme%253Asecret']
+    """
+    if all(c in _FOLDER_SAFE for c in community_id):
+        name = community_id
+    else:
+        name = "".join(
+            c if c in _FOLDER_SAFE else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+            for c in community_id
+        )
+    if len(name) > _FOLDER_MAX:
+        digest = hashlib.sha256(community_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        name = f"{name[: _FOLDER_MAX - 17]}~{digest}"
+    return name
+
+
+def tuned_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
+    """Where `tune` puts the models of a community: `models/tuned-<community>/`.
+
+    The folder name is :func:`community_folder` of the id: distinct communities never share one.
 
     Example:
         >>> tuned_model_dir(Settings(), "metaqa", Path("models")).as_posix()
         'models/tuned-metaqa'
+        >>> tuned_model_dir(Settings(), "DefaultCommunity:FictionalStories", Path("models")).as_posix()
+        'models/tuned-DefaultCommunity%3AFictionalStories'
     """
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", community_id)
-    return (models_dir or settings.models_dir) / f"tuned-{safe}"
+    return (models_dir or settings.models_dir) / f"tuned-{community_folder(community_id)}"
 
 
 _scorers: dict[tuple[object, ...], Scorer] = {}
