@@ -179,7 +179,18 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
         "sessions": state.sessions.count(),
     }
     if caller.communities is not None:  # a scoped token sees its communities, not the whole server
-        out["graph"].update(entities=sum(int(c.get("size") or 0) for c in mine.values()), relationships=None)
+        rows = (
+            graph.read("api_community_schema", community_ids=sorted(mine), entity_label=s.entity_label)
+            if mine
+            else []
+        )
+        held = rows[0] if rows else {"labels": [], "types": []}
+        out["graph"].update(
+            entities=sum(int(c.get("size") or 0) for c in mine.values()),
+            relationships=None,
+            labels=len(held["labels"]),
+            relationship_types=len(held["types"]),
+        )
         del out["searches"], out["sessions"]
     return out
 
@@ -188,6 +199,7 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
 async def info(request: Request) -> dict[str, Any]:
     """Versions, the model, graph counts, the limits and live counters.
 
-    A token scoped to some communities sees only those (and their entity count).
+    A token scoped to some communities sees only those: their entity count, and the labels and
+    relationship types their entities carry.
     """
     return await asyncio.to_thread(_info, get_state(request), get_caller(request))

@@ -19,6 +19,7 @@ from pathrag_testutil import run_cli
 from pathrag_gds.api import create_app
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
+from pathrag_gds.datasets.loader import community_counts
 from pathrag_gds.graph import Graph
 
 pytestmark = pytest.mark.integration
@@ -148,3 +149,29 @@ def test_one_token_cannot_take_the_others_sessions(tenants: ServerThread) -> Non
     finally:
         for token, sid in opened:
             requests.delete(f"{tenants.url}/v1/sessions/{sid}", headers=bearer(token), timeout=10)
+
+
+# --- 7: a scoped token's /v1/info counts only what its communities hold ----------------------------------
+
+
+def test_scoped_info_shows_only_its_communities_labels_and_types(
+    tenants: ServerThread, demo: str, graph: Graph
+) -> None:
+    held = community_counts(graph, demo)
+    assert held is not None
+    whole = tenants.get("/v1/info", headers=bearer(ALL_TOKEN)).json()["graph"]
+    scoped = tenants.get("/v1/info", headers=bearer(A_TOKEN)).json()["graph"]
+    assert [c["id"] for c in scoped["communities"]] == [demo]
+    assert scoped["labels"] == len(held["labels"]) and scoped["relationship_types"] == len(
+        held["relationships"]
+    ), scoped
+    assert scoped["entities"] == held["entities"] and scoped["relationships"] is None
+    assert whole["labels"] > scoped["labels"] and whole["relationship_types"] > scoped["relationship_types"]
+    nothing = tenants.get("/v1/info", headers=bearer(NONE_TOKEN)).json()["graph"]
+    assert nothing == {
+        "entities": 0,
+        "relationships": None,
+        "labels": 0,
+        "relationship_types": 0,
+        "communities": [],
+    }
