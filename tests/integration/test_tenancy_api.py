@@ -9,7 +9,10 @@ import contextlib
 import json
 import logging
 import secrets
+import socket
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
@@ -175,3 +178,132 @@ def test_scoped_info_shows_only_its_communities_labels_and_types(
         "relationship_types": 0,
         "communities": [],
     }
+
+
+# --- 9: HTTP framing: Content-Length with chunked, chunked bodies over the limit -------------------------
+
+
+def connect(srv: ServerThread) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", srv.port), timeout=15)
+    sock.settimeout(15)
+    return sock
+
+
+def read_all(sock: socket.socket, limit_s: float = 15.0) -> tuple[bytes, float]:
+    """Everything the server sends until it closes the connection, and how long that took."""
+    out = b""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit_s:
+        try:
+            chunk = sock.recv(65536)
+        except (ConnectionResetError, TimeoutError):
+            break
+        if not chunk:
+            break
+        out += chunk
+    return out, time.monotonic() - t0
+
+
+def error_of(answer: bytes) -> dict[str, Any]:
+    error: dict[str, Any] = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
+    return error
+
+
+@pytest.mark.parametrize(
+    "framing",
+    [
+        b"Content-Length: {n}\r\nTransfer-Encoding: chunked\r\n",
+        b"transfer-encoding: chunked\r\ncontent-length: {n}\r\n",
+        b"Content-Length: 0\r\nTransfer-Encoding: chunked\r\n",
+    ],
+)
+def test_content_length_with_chunked_is_refused(tenants: ServerThread, framing: bytes) -> None:
+    auth = f"Authorization: Bearer {ALL_TOKEN}\r\n".encode()
+    sneaked = b"GET /v1/info HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + b"\r\n"
+    body = b"0\r\n\r\n" + sneaked  # chunked: an empty body, then a second request
+    head = b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + auth
+    sock = connect(tenants)
+    sock.sendall(head + framing.replace(b"{n}", str(len(body)).encode()) + b"\r\n" + body)
+    answer, took = read_all(sock)
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1, answer  # the sneaked request is not served
+    err = error_of(answer)
+    assert err["code"] == "bad_request" and "Content-Length and Transfer-Encoding" in err["message"]
+    assert took < 2, took  # closed at once
+
+
+def test_chunked_request_keeps_its_connection(tenants: ServerThread) -> None:
+    """Chunked alone is fine: answered, and the connection serves the next request."""
+    body = b'{"question": " "}'
+    chunked = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+    head = (
+        b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n" + f"Authorization: Bearer {ALL_TOKEN}\r\n\r\n".encode()
+    )
+    sock = connect(tenants)
+    sock.sendall(head + chunked + b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    answer, _ = read_all(sock)
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 422 ") and b"HTTP/1.1 200 " in answer, answer
+
+
+def _over_limit_upload(tenants: ServerThread, head: bytes, chunk: bytes) -> socket.socket:
+    sock = connect(tenants)
+    sock.sendall(
+        b"POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        + f"Authorization: Bearer {ALL_TOKEN}\r\n".encode()
+        + head
+        + b"\r\n"
+    )
+    for _ in range(20):  # 20 KiB: over the 16 KiB limit, and the upload is not finished
+        sock.sendall(chunk)
+    return sock
+
+
+CHUNK = b"400\r\n" + b"a" * 1024 + b"\r\n"
+
+
+@pytest.mark.parametrize(
+    ("head", "chunk"),
+    [(b"Transfer-Encoding: chunked\r\n", CHUNK), (b"Content-Length: 1000000\r\n", b"a" * 1024)],
+    ids=["chunked", "content-length"],
+)
+def test_body_over_the_limit_gets_413_and_the_connection_ends_at_once(
+    tenants: ServerThread, head: bytes, chunk: bytes
+) -> None:
+    sock = _over_limit_upload(tenants, head, chunk)
+    answer, took = read_all(sock)
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert error_of(answer)["code"] == "payload_too_large"
+    assert took < 2, took  # the server's side ends with the answer, not after reading on
+
+
+def test_upload_going_on_after_413_is_not_read_on(tenants: ServerThread) -> None:
+    sock = _over_limit_upload(tenants, b"Transfer-Encoding: chunked\r\n", CHUNK)
+    t0 = time.monotonic()
+    with pytest.raises(OSError):  # the server stops taking the upload within a second or so
+        while time.monotonic() - t0 < 5:
+            sock.sendall(CHUNK)
+            time.sleep(0.05)
+    assert time.monotonic() - t0 < 4
+    sock.close()
+
+
+def test_a_client_uploading_on_reads_the_413(tenants: ServerThread) -> None:
+    """A client that sends its whole (chunked) upload before reading still gets the answer, not a reset."""
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"question": "'
+        for _ in range(256):
+            yield b"a" * 1024
+        yield b'"}'
+
+    r = requests.post(
+        tenants.url + "/v1/query",
+        data=chunks(),
+        headers={**bearer(ALL_TOKEN), "Content-Type": "application/json"},
+        timeout=30,
+    )
+    assert_error(r, 413, "payload_too_large")
