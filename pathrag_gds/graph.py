@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, unit_of_work
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, Session, unit_of_work
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -144,6 +144,15 @@ class Graph:
 
     # --- statements ---------------------------------------------------------------------------
 
+    def session(self) -> Session:
+        """A session on the database that asks the server for no notifications.
+
+        The statements are this package's own: a server's hints about them (a property key such as
+        `end` that no data holds yet) say nothing to the user, and a driver the user opened (the
+        neo4j-graphrag adapter) would log each as a large warning.
+        """
+        return self.driver.session(database=self.database, notifications_min_severity="OFF")
+
     def identifiers(self) -> dict[str, str]:
         """The configured names that Cypher files may splice in, quoted."""
         s = self.settings
@@ -227,7 +236,7 @@ class Graph:
 
         t0 = time.perf_counter()
         try:
-            with self.driver.session(database=self.database) as session:
+            with self.session() as session:
                 rows = session.execute_write(work) if write else session.execute_read(work)
         except AuthError as exc:
             raise DatabaseUnavailable(
