@@ -28,8 +28,8 @@ from neo4j.exceptions import (
     SessionExpired,
 )
 
-from pathrag_gds.config import CYPHER_DIR, Settings, get_settings
-from pathrag_gds.errors import DatabaseUnavailable, SchemaError
+from pathrag_gds.config import CYPHER_DIR, Settings, get_settings, neo4j_uri_problem
+from pathrag_gds.errors import ConfigError, DatabaseUnavailable, SchemaError
 from pathrag_gds.search.context import RoundTripCounter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,9 +85,13 @@ class Graph:
         """Open a driver from settings and (by default) check that the server answers.
 
         Raises:
+            ConfigError: the URI is not a Bolt URI (`http://...`).
             DatabaseUnavailable: the server cannot be reached or refused the credentials.
         """
         settings = settings or get_settings()
+        problem = neo4j_uri_problem(settings.neo4j_uri)  # settings built by model_copy are unchecked
+        if problem is not None:
+            raise ConfigError(f"NEO4J_URI {problem}")
         password = settings.resolved_password()
         auth = (settings.neo4j_user, password) if password else None
         try:
