@@ -47,17 +47,20 @@ def check_graph(
     info: Callable[[], GraphInfo],
     refresh: Callable[[], GraphInfo],
     community_id: str | None,
+    *,
+    seeded: bool = False,
 ) -> None:
     """Refuse an unknown community, a graph without entities, or one that is not indexed.
 
     Not indexed: the vector index is missing, or the community's entities have no embeddings (it was
-    loaded, never indexed), so no search could start.
+    loaded, never indexed), so no search could start from the vector index.
 
     Args:
         settings: the entity label and the vector index name.
         info: what is known of the graph (read once, cached).
         refresh: re-read it (when the community or the index is not in what is known).
         community_id: the query's community, if any.
+        seeded: the caller gives the seed entities by id (then their embeddings are not needed).
 
     Raises:
         InvalidInput: the community does not exist.
@@ -82,7 +85,7 @@ def check_graph(
                 f"the vector index {settings.vector_index!r} does not exist: "
                 f"run `python -m pathrag_gds index{only}`"
             )
-    if not _indexed(known, community_id):
+    if not seeded and not _indexed(known, community_id):
         known = refresh()  # it may have been indexed since
         if not _indexed(known, community_id):
             raise SchemaError(not_indexed_message(community_id))

@@ -72,6 +72,8 @@ def test_load_without_index_then_query_names_index(
     service = PathRag(settings, graph=graph)
     with pytest.raises(SchemaError, match=f"index --community {community}"):
         service.pathrag(QUESTION, community_id=community, max_depth=1)
+    given = service.pathrag(QUESTION, community_id=community, max_depth=1, seed_ids=[f"{community}:tom"])
+    assert given.paths, "seeds given by id need no embedding"
 
     indexed = run_cli("index", "--community", community)
     assert indexed.returncode == 0, indexed.stderr

@@ -32,6 +32,7 @@ def test_a_community_without_embeddings_names_index_after_one_re_read() -> None:
     with pytest.raises(SchemaError, match=r"'loaded' is loaded but not indexed.*index --community loaded`"):
         check_graph(Settings(), lambda: info, refresh, "loaded")
     assert reads == ["refresh"], "it may have been indexed since the service read the graph"
+    check_graph(Settings(), lambda: info, refresh, "loaded", seeded=True)  # seeds by id need no embedding
     check_graph(Settings(), lambda: info, refresh, "ready")
     check_graph(Settings(), lambda: info, refresh, None)  # some community is indexed
     assert reads == ["refresh"]
