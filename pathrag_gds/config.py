@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from pathrag_gds.errors import ConfigError
 from pathrag_gds.mode_settings import DEFAULT_GRAPH_RULES as DEFAULT_GRAPH_RULES  # re-exported
@@ -49,6 +50,22 @@ def _metaqa_dir() -> Path:
 METAQA_DIR = _metaqa_dir()
 
 
+#: The Neo4j driver's Bolt URI schemes (`neo4j`: routing; `+s`: TLS, `+ssc`: TLS, self-signed).
+NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def neo4j_uri_problem(uri: str) -> str | None:
+    """What is wrong with a Neo4j URI; None when its scheme is one of :data:`NEO4J_SCHEMES`."""
+    scheme = uri.split("://", 1)[0].lower() if "://" in uri else ""
+    if scheme in NEO4J_SCHEMES:
+        return None
+    port = " and Bolt's port (7687 by default), not HTTP's 7474" if scheme in ("http", "https") else ""
+    return (
+        f"{uri!r} is not a Bolt URI: use bolt://, neo4j:// or their TLS variants bolt+s://, bolt+ssc://, "
+        f"neo4j+s://, neo4j+ssc:// (e.g. bolt://127.0.0.1:7687){port}"
+    )
+
+
 class ConnectionSettings(BaseModel):
     """The Neo4j server to talk to (`NEO4J_URI`, `NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE`)."""
 
@@ -62,6 +79,14 @@ class ConnectionSettings(BaseModel):
     external_db: bool = False
     #: Seconds the Neo4j driver retries a transaction on transient errors (its own default: 30).
     neo4j_retry_s: float = Field(30.0, ge=0, le=3600)
+
+    @field_validator("neo4j_uri")
+    @classmethod
+    def _check_uri(cls, v: str) -> str:
+        problem = neo4j_uri_problem(v)
+        if problem is not None:  # the driver would fail deep inside (http:// wants aiohttp)
+            raise PydanticCustomError("neo4j_uri", "{problem}", {"problem": problem})
+        return v
 
 
 class LocalServerSettings(BaseModel):

@@ -15,6 +15,10 @@ class DatabaseUnavailable(PathRagError):
     """Neo4j cannot be reached or refused the credentials."""
 
 
+class ServerNotRunning(DatabaseUnavailable):
+    """Nothing answers at the Neo4j URI: no server runs there (`db status` says so, with how to start one)."""
+
+
 class SchemaError(PathRagError):
     """The graph lacks something the query needs (label, relationship type, vector index, data)."""
 

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, unit_of_work
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, Session, unit_of_work
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -28,8 +28,8 @@ from neo4j.exceptions import (
     SessionExpired,
 )
 
-from pathrag_gds.config import CYPHER_DIR, Settings, get_settings
-from pathrag_gds.errors import DatabaseUnavailable, SchemaError
+from pathrag_gds.config import CYPHER_DIR, Settings, get_settings, neo4j_uri_problem
+from pathrag_gds.errors import ConfigError, DatabaseUnavailable, SchemaError
 from pathrag_gds.search.context import RoundTripCounter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,9 +85,13 @@ class Graph:
         """Open a driver from settings and (by default) check that the server answers.
 
         Raises:
+            ConfigError: the URI is not a Bolt URI (`http://...`).
             DatabaseUnavailable: the server cannot be reached or refused the credentials.
         """
         settings = settings or get_settings()
+        problem = neo4j_uri_problem(settings.neo4j_uri)  # settings built by model_copy are unchecked
+        if problem is not None:
+            raise ConfigError(f"NEO4J_URI {problem}")
         password = settings.resolved_password()
         auth = (settings.neo4j_user, password) if password else None
         try:
@@ -143,6 +147,15 @@ class Graph:
         self.close()
 
     # --- statements ---------------------------------------------------------------------------
+
+    def session(self) -> Session:
+        """A session on the database that asks the server for no notifications.
+
+        The statements are this package's own: a server's hints about them (a property key such as
+        `end` that no data holds yet) say nothing to the user, and a driver the user opened (the
+        neo4j-graphrag adapter) would log each as a large warning.
+        """
+        return self.driver.session(database=self.database, notifications_min_severity="OFF")
 
     def identifiers(self) -> dict[str, str]:
         """The configured names that Cypher files may splice in, quoted."""
@@ -227,7 +240,7 @@ class Graph:
 
         t0 = time.perf_counter()
         try:
-            with self.driver.session(database=self.database) as session:
+            with self.session() as session:
                 rows = session.execute_write(work) if write else session.execute_read(work)
         except AuthError as exc:
             raise DatabaseUnavailable(

@@ -43,6 +43,8 @@ class SourceChunk(BaseModel):
 
     Chunks of loaded documents cite their document (key, title), the headings above them and their
     character range in the document version read; chunks of a graph file have only `source`.
+    `source` is the document key for a document's chunk (never the server's path of the file it was
+    read from), and what the graph file says for one of its chunks.
     """
 
     id: str

@@ -177,10 +177,17 @@ class PathRag:
     # --- validation -----------------------------------------------------------------------------
 
     def _validate(
-        self, query: str, top_n: int, max_depth: int, seed_n: int, community_id: str | None
+        self,
+        query: str,
+        top_n: int,
+        max_depth: int,
+        seed_n: int,
+        community_id: str | None,
+        *,
+        seeded: bool = False,
     ) -> None:
         check_parameters(query, top_n, max_depth, seed_n)
-        check_graph(self.settings, lambda: self.info, self.refresh, community_id)
+        check_graph(self.settings, lambda: self.info, self.refresh, community_id, seeded=seeded)
 
     # --- the search -----------------------------------------------------------------------------
 
@@ -242,7 +249,7 @@ class PathRag:
         mode = scoring or s.mode
         max_depth = 0 if retrieval is RetrievalMode.NAIVE else max_depth
         mode_weights = ModeWeights.resolve(s, weights)
-        self._validate(query, top_n, max_depth, seed_n, community_id)
+        self._validate(query, top_n, max_depth, seed_n, community_id, seeded=seed_ids is not None)
         if seed_ids is not None and (not seed_ids or not all(isinstance(x, str) and x for x in seed_ids)):
             raise InvalidInput("seed_ids must be a non-empty list of entity ids (None: vector seeds)")
         if retrieval in (RetrievalMode.GLOBAL, RetrievalMode.HYBRID, RetrievalMode.MIX):

@@ -47,18 +47,24 @@ def check_graph(
     info: Callable[[], GraphInfo],
     refresh: Callable[[], GraphInfo],
     community_id: str | None,
+    *,
+    seeded: bool = False,
 ) -> None:
-    """Refuse an unknown community, a graph without entities, or a missing vector index.
+    """Refuse an unknown community, a graph without entities, or one that is not indexed.
+
+    Not indexed: the vector index is missing, or the community's entities have no embeddings (it was
+    loaded, never indexed), so no search could start from the vector index.
 
     Args:
         settings: the entity label and the vector index name.
         info: what is known of the graph (read once, cached).
         refresh: re-read it (when the community or the index is not in what is known).
         community_id: the query's community, if any.
+        seeded: the caller gives the seed entities by id (then their embeddings are not needed).
 
     Raises:
         InvalidInput: the community does not exist.
-        SchemaError: no entity nodes, or no vector index.
+        SchemaError: no entity nodes, no vector index, or the community is not indexed.
     """
     known = info()
     if community_id is not None and community_id not in known.communities:
@@ -74,7 +80,33 @@ def check_graph(
     if known.index_state is None:
         known = refresh()
         if known.index_state is None:
+            only = f" --community {community_id}" if community_id is not None else ""
             raise SchemaError(
                 f"the vector index {settings.vector_index!r} does not exist: "
-                "run `python -m pathrag_gds index`"
+                f"run `python -m pathrag_gds index{only}`"
             )
+    if not seeded and not _indexed(known, community_id):
+        known = refresh()  # it may have been indexed since
+        if not _indexed(known, community_id):
+            raise SchemaError(not_indexed_message(community_id))
+
+
+def _indexed(known: GraphInfo, community_id: str | None) -> bool:
+    """Whether the community (None: any community, or a graph without communities) has embeddings."""
+    if community_id is not None:
+        return bool(known.communities.get(community_id, {}).get("indexed", True))
+    flags = [c.get("indexed", True) for c in known.communities.values()]
+    return not flags or any(flags)
+
+
+def not_indexed_message(community_id: str | None) -> str:
+    """What to say of a community that is loaded but whose entities have no embeddings."""
+    if community_id is None:
+        return (
+            "no community is indexed (no entity has an embedding, so no search can start): run "
+            "`python -m pathrag_gds index`"
+        )
+    return (
+        f"community {community_id!r} is loaded but not indexed (its entities have no embeddings, so "
+        f"no search can start): run `python -m pathrag_gds index --community {community_id}`"
+    )

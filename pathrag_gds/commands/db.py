@@ -6,7 +6,8 @@ first question then finds them planned and the data cached); when it runs alread
 (exit 0). `stop` ends it (SIGTERM, then SIGKILL after `PATHRAG_NEO4J_STOP_TIMEOUT` s); when nothing
 runs it says so and exits 0.
 `status` prints the Neo4j, APOC and GDS versions of the server at the configured URI (also your own,
-`NEO4J_URI`), or fails with exit 2 when nothing answers. With `NEO4J_URI` set, `start` and `stop`
+`NEO4J_URI`); when nothing answers it says that Neo4j is not running there and how to start it
+(exit 2). With `NEO4J_URI` set, `start` and `stop`
 do nothing: that server is yours. `import FOLDER --overwrite` replaces the local database with an
 import folder (docs/scaling.md): `neo4j-admin database import full`, then the schema, the ontology and
 the vector index through the loaders' Cypher.
@@ -77,7 +78,7 @@ def run_stop(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    """Print the versions of the server at the configured URI."""
+    """Print the versions of the server at the configured URI (exit 2: none runs there, and how to start)."""
     from pathrag_gds import localdb
     from pathrag_gds.config import get_settings
 

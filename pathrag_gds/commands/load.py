@@ -2,7 +2,9 @@
 
 `load demo` loads the Bob demo graph and indexes it (the same code as `index`). `load triples FILE`
 reads a triple file; bad rows are listed with their line numbers and nothing is written unless
-`--skip-bad` is given (then the good rows are loaded and the bad ones listed). `load graph FILE`
+`--skip-bad` is given (then the good rows are loaded and the bad ones listed); it indexes only with
+`--index`. A load that did not index says so and names `index --community ID`, which a community
+needs before it can be searched. `load graph FILE`
 loads a YAML file in the demo's shape. `load documents FILE... --community ID` loads Markdown / text
 files as versioned documents whose chunks cite the community's entities (docs/provenance.md);
 `load remove-documents KEY... --community ID` takes documents out of retrieval (history stays).
@@ -23,6 +25,7 @@ from pathrag_gds.errors import InvalidInput
 if TYPE_CHECKING:
     from pathrag_gds.datasets.loader import LoadReport
     from pathrag_gds.documents.store import DocumentLoader
+    from pathrag_gds.graph import Graph
 
 #: Bad rows printed before the summary (all of them go to --bad-rows FILE).
 MAX_PRINTED_BAD = 50
@@ -69,7 +72,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     t.add_argument("--limit", type=int, default=None, help="read only the first N lines")
     t.add_argument("--skip-bad", action="store_true", help="load the good rows even if some rows are bad")
     t.add_argument("--bad-rows", type=Path, default=None, help="write every bad row to this TSV file")
-    t.add_argument("--index", action="store_true", help="then embed the entities and build the index")
+    t.add_argument(
+        "--index",
+        action="store_true",
+        help="then embed the entities and build the index (without it: run `index --community ID` "
+        "before querying)",
+    )
     t.add_argument(
         "--shared",
         action="store_true",
@@ -100,6 +108,19 @@ def _index(community: str) -> None:
     run_index(community=community, batch_size=512, force=False)
 
 
+def not_indexed_note(graph: Graph, community: str) -> str | None:
+    """What `load` says when it did not index and entities of the community have no embedding yet."""
+    rows = graph.read("index_pending_count", community=community, force=False)
+    pending, total = (int(rows[0]["pending"]), int(rows[0]["total"])) if rows else (0, 0)
+    if not pending:
+        return None
+    what = "its entities are" if pending == total else f"{pending:,} of its {total:,} entities are"
+    return (
+        f"community {community}: {what} not indexed, so no search can find them yet: run "
+        f"`python -m pathrag_gds index --community {community}`"
+    )
+
+
 def _print_report(report: LoadReport) -> None:
     for line in report.lines():
         print(line, file=sys.stderr if line.lstrip().startswith("REFUSED") else sys.stdout)
@@ -113,7 +134,10 @@ def _load_yaml_graph(path: Path | None, no_index: bool, shared: bool = False) ->
     dataset = read_graph_file(path or DEMO_FILE)
     with Graph.connect() as graph:
         report = GraphLoader(graph).load(dataset, shared=shared)
+        note = not_indexed_note(graph, dataset.community_id) if no_index else None
     _print_report(report)
+    if note:
+        print(note)
     if not no_index:
         _index(dataset.community_id)
     return 1 if report.refused else 0
@@ -188,7 +212,10 @@ def run_triples(args: argparse.Namespace) -> int:
             )
     with Graph.connect() as graph:
         report = GraphLoader(graph, batch_size=args.batch_size).load(tf.dataset, shared=args.shared)
+        note = None if args.index else not_indexed_note(graph, community)
     _print_report(report)
+    if note:
+        print(note)
     if args.index:
         _index(community)
     return 1 if tf.bad_rows or report.refused else 0

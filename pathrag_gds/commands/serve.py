@@ -1,10 +1,19 @@
-"""`python -m pathrag_gds serve`: the HTTP API (FastAPI + uvicorn), OpenAPI docs at `/docs`."""
+"""`python -m pathrag_gds serve`: the HTTP API (FastAPI + uvicorn), OpenAPI docs at `/docs`.
+
+The listen address is tried before anything starts: a port in use (another `serve`?) or an address
+not of this machine ends with one line naming it and exit status 1. uvicorn found out only after the
+app had started its threads, and its exit then aborted the process (`terminate called without an
+active exception`, status 134).
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import shutil
+import socket
+import sys
 import tempfile
 from pathlib import Path
 
@@ -54,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         check_listen(args.host, settings.api_token, file_tokens=tokens.enabled)
     except ApiError as exc:
         raise ConfigError(exc.message) from exc
+    problem = listen_problem(args.host, args.port)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
 
     options = {
         "host": args.host,
@@ -81,3 +94,39 @@ def run(args: argparse.Namespace) -> int:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
     return 0
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why `serve` could not listen on host:port (None: it can), tried as uvicorn binds.
+
+    Every address the host resolves to is bound once (`SO_REUSEADDR`, as uvicorn does, so a port
+    whose last connections wait in TIME_WAIT counts as free) and released at once.
+    """
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}: the name does not resolve ({exc.strerror}); pass --host an address"
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                return _bind_message(host, port, exc)
+    return None
+
+
+def _bind_message(host: str, port: int, exc: OSError) -> str:
+    where = f"{host}:{port}"
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} on {host} is in use (another `serve`, or another program): stop it, or pass "
+            f"another --port (e.g. --port {port + 1 if port < 65535 else 8000})"
+        )
+    if exc.errno == errno.EACCES:
+        return f"no permission to listen on {where} (ports below 1024 need privileges): pass --port 8000"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            f"{host} is not an address of this machine: pass --host 127.0.0.1, or 0.0.0.0 for every interface"
+        )
+    return f"cannot listen on {where}: {exc.strerror or exc}"

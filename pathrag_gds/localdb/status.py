@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from neo4j.exceptions import Neo4jError
+from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
 from pathrag_gds.config import Settings
+from pathrag_gds.errors import DatabaseUnavailable, ServerNotRunning
 from pathrag_gds.graph import Graph
-from pathrag_gds.localdb.home import Printer
+from pathrag_gds.localdb.home import Paths, Printer
 from pathrag_gds.localdb.process import running_pid
 
 
@@ -27,13 +28,39 @@ def versions(graph: Graph) -> dict[str, Any]:
     return info
 
 
+def not_running_message(settings: Settings) -> str:
+    """What `db status` says when nothing answers at the URI: that no server runs, and how to start one."""
+    uri = settings.neo4j_uri
+    if settings.external_db:
+        return (
+            f"Neo4j is not running at {uri} (NEO4J_URI; nothing answers there): start that server or fix "
+            "NEO4J_URI (Bolt's port is usually 7687), or unset NEO4J_URI and start the local server with "
+            "`python -m pathrag_gds db start`"
+        )
+    pid = running_pid(settings)
+    if pid is not None:
+        return (
+            f"the local Neo4j (pid {pid}) runs but does not answer at {uri} yet: wait while it starts, or "
+            f"read {Paths(settings.neo4j_home).logs / 'neo4j.log'} (`python -m pathrag_gds db stop`, "
+            "then `db start`)"
+        )
+    return f"Neo4j is not running at {uri}: start it with `python -m pathrag_gds db start`"
+
+
 def status(settings: Settings, out: Printer = print) -> dict[str, Any]:
     """Print (and return) what runs at the configured URI: Neo4j, APOC and GDS versions.
 
     Raises:
-        DatabaseUnavailable: nothing answers at the URI (the message says what to do).
+        ServerNotRunning: nothing answers at the URI (the message says so and how to start it).
+        DatabaseUnavailable: the server refused the credentials or has no such database.
     """
-    with Graph.connect(settings) as graph:
+    try:
+        graph = Graph.connect(settings)
+    except DatabaseUnavailable as exc:
+        if isinstance(exc.__cause__, ServiceUnavailable | SessionExpired | OSError):
+            raise ServerNotRunning(not_running_message(settings)) from exc
+        raise
+    with graph:
         info = versions(graph)
     info["uri"] = settings.neo4j_uri
     info["pid"] = None if settings.external_db else running_pid(settings)

@@ -106,6 +106,10 @@ def test_query_returns_paths_with_context(server: ServerThread) -> None:
     assert all(len(n["path_context"]) == n["path_length"] for n in neighbours)
     assert {"embed", "seed", "score", "total"} <= set(body["timings_ms"])
     assert body["round_trips"] >= 2 and body["seeds"]
+    sources = [s for p in body["paths"] for s in p["sources"]]
+    assert sources and all(s["source"] == s["document_key"] == "bob_story" for s in sources), (
+        "a source names its document by key, never by the server's file path"
+    )
 
 
 def test_naive_mode_does_not_expand(server: ServerThread) -> None:

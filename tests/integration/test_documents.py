@@ -152,6 +152,7 @@ def test_versions_load_reuse_close_and_read_as_of(
         ["Farm diary", "Spring"],
     )
     assert source.char_range is not None and V1[source.char_range[0] : source.char_range[1]] == source.text
+    assert source.source == "farm", "the document key, not the server's path of the file read"
 
     g.writes.clear()
     again = loader.load([path], cid)
@@ -272,6 +273,7 @@ def test_demo_story_is_a_document_whose_scenes_cite_the_demo(graph: Graph, demo_
     sources = read_sources(graph, ["attic", "spilled_milk_incident"], community=demo_community, as_of=None)
     attic = sources["attic"][0]
     assert attic.document_key == "bob_story" and attic.document_title == "The Adventures of Bob the Cat"
+    assert attic.source == "bob_story", "the document key, not the path of bob_story.md"
     assert attic.headings[1:] == ["Chapter 3: Milk on the tiles", "The kitchen clean-up"]
     assert "attic" in attic.text
     assert [s.headings[-1] for s in sources["spilled_milk_incident"]] == ["The spilled milk incident"]

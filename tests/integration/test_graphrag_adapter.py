@@ -7,12 +7,15 @@ exactly what the retriever handed to the prompt.
 
 from __future__ import annotations
 
+import json
+import logging
 from typing import Any
 
 import pytest
 
 pytest.importorskip("neo4j_graphrag", reason="needs the graphrag extra: pip install -e '.[graphrag]'")
 
+from neo4j import GraphDatabase
 from neo4j_graphrag.generation import GraphRAG
 from neo4j_graphrag.llm import LLMInterface, LLMInterfaceV2, LLMResponse
 from neo4j_graphrag.types import RetrieverResult, RetrieverResultItem
@@ -26,6 +29,8 @@ from pathrag_gds.service import PathRag
 pytestmark = pytest.mark.integration
 
 QUESTION = "Who owns Bob the Cat?"
+#: The demo's question whose answer is three hops from Bob.
+DEEP_QUESTION = "In which village was Bob when the milk was spilled?"
 
 
 def _first_context_line(prompt: str) -> str:
@@ -121,12 +126,65 @@ def test_inside_graphrag(retriever: PathRagRetriever, llm_class: type[Any]) -> N
     assert (answer.retriever_result.metadata or {})["answer"] in items[0].content
 
 
+def test_an_llm_tool_call_with_json_arguments(retriever: PathRagRetriever) -> None:
+    """`convert_to_tool` declares integers, so the arguments an LLM sends (JSON) run the search."""
+    tool = retriever.convert_to_tool("graph_paths", "Ranked paths through the story graph")
+    assert tool.get_parameters()["properties"]["top_k"]["type"] == "integer"
+    arguments = json.loads(
+        '{"query_text": "Who owns Bob the Cat?", "top_k": 2, "hop_depth": 2, "mode": "local"}'
+    )
+    found = tool.execute(**arguments)
+    assert 1 <= len(found.items) <= 2 and (found.metadata or {})["answer"] == "Jane"
+
+
+def test_per_call_hop_depth_and_mode(retriever: PathRagRetriever) -> None:
+    """The retriever's own hop depth is 1; a call may ask for more, or for another mode."""
+
+    def depths(found: RetrieverResult) -> list[int]:
+        return [(i.metadata or {})["depth"] for i in found.items]
+
+    shallow = retriever.search(query_text=DEEP_QUESTION, top_k=5)
+    deep = retriever.search(query_text=DEEP_QUESTION, top_k=5, hop_depth=3)
+    assert depths(shallow) and max(depths(shallow)) <= 1
+    assert max(depths(deep)) >= 2 and max(depths(deep)) <= 3
+    for item in deep.items:
+        meta = item.metadata or {}
+        assert len(meta["relationships"]) == meta["depth"] == len(meta["nodes"]) - 1
+    naive = retriever.search(query_text=QUESTION, top_k=3, mode="naive")
+    assert (naive.metadata or {})["mode"] == "naive" and set(depths(naive)) == {0}
+    assert (shallow.metadata or {})["mode"] == "local"
+    with pytest.raises(InvalidInput, match="mode must be one of"):
+        retriever.search(query_text=QUESTION, mode="deepest")
+
+
+def test_a_users_own_driver_logs_no_notifications(
+    settings: Settings, demo_community: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A driver opened with the defaults logs every server notification as a warning; searches give none."""
+    driver = GraphDatabase.driver(
+        settings.neo4j_uri, auth=(settings.neo4j_user, settings.resolved_password())
+    )
+    try:
+        with caplog.at_level(logging.INFO, logger="neo4j"):
+            driver.execute_query(
+                "MATCH (n:PathragNoSuchLabel) RETURN n.pathrag_no_such_key", database_=settings.neo4j_database
+            )
+            assert any(r.name == "neo4j.notifications" for r in caplog.records), "the control logs a hint"
+            caplog.clear()
+            retriever = PathRagRetriever(driver, demo_community, settings=settings, hop_depth=2)
+            found = retriever.search(query_text=QUESTION, top_k=3)
+        assert found.items and (found.items[0].metadata or {})["sources"], "provenance.cypher ran"
+        assert [r.getMessage()[:200] for r in caplog.records if r.name == "neo4j.notifications"] == []
+    finally:
+        driver.close()
+
+
 def test_bad_question_and_unknown_community_say_what_to_do(
     retriever: PathRagRetriever, graph: Graph, settings: Settings
 ) -> None:
     with pytest.raises(InvalidInput):
         retriever.search(query_text="   ")
-    with pytest.raises(InvalidInput, match="top_n"):
+    with pytest.raises(InvalidInput, match="top_k must be a whole number"):
         retriever.search(query_text=QUESTION, top_k=0)
     elsewhere = PathRagRetriever(graph.driver, "no-such-community-xyz", settings=settings)
     with pytest.raises(InvalidInput, match="unknown community"):

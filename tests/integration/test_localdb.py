@@ -18,7 +18,8 @@ from pathrag_testutil import private_server_env, run_cli
 
 from pathrag_gds import localdb
 from pathrag_gds.config import Settings
-from pathrag_gds.errors import LocalServerError
+from pathrag_gds.errors import ConfigError, LocalServerError
+from pathrag_gds.graph import Graph
 
 pytestmark = pytest.mark.integration
 
@@ -83,7 +84,8 @@ def test_start_with_a_wrong_java_home_names_it(env: dict[str, str], tmp_path: Pa
 def test_status_with_a_wrong_neo4j_uri_names_the_uri(env: dict[str, str]) -> None:
     env["NEO4J_URI"] = "bolt://127.0.0.1:1"
     err = one_error_line(db(env, "status"))
-    assert "bolt://127.0.0.1:1" in err and "NEO4J_URI" in err
+    assert err.startswith("error: Neo4j is not running at bolt://127.0.0.1:1 (NEO4J_URI")
+    assert "start that server" in err and "db start" in err and "ServiceUnavailable" not in err
 
 
 def test_status_with_a_malformed_neo4j_uri(env: dict[str, str]) -> None:
@@ -92,9 +94,29 @@ def test_status_with_a_malformed_neo4j_uri(env: dict[str, str]) -> None:
     assert "http//nonsense" in err
 
 
+@pytest.mark.parametrize("action", [("db", "status"), ("query", "Who owns Bob?"), ("serve", "--port", "1")])
+def test_an_http_neo4j_uri_names_the_bolt_schemes(env: dict[str, str], action: tuple[str, ...]) -> None:
+    """`http://` used to end in a traceback (`No module named 'aiohttp'`, the driver's HTTP API)."""
+    env["NEO4J_URI"] = "http://127.0.0.1:7474"
+    proc = run_cli(*action, env=env, timeout=120)
+    err = one_error_line(proc)
+    assert "invalid setting NEO4J_URI: 'http://127.0.0.1:7474' is not a Bolt URI" in err
+    for scheme in ("bolt://", "neo4j://", "bolt+s://", "bolt+ssc://", "neo4j+s://", "neo4j+ssc://"):
+        assert scheme in err
+    assert "aiohttp" not in proc.stderr
+
+
+def test_connect_refuses_an_http_uri_that_skipped_validation() -> None:
+    settings = Settings().model_copy(update={"neo4j_uri": "http://127.0.0.1:7474"})  # no validators run
+    with pytest.raises(ConfigError, match=r"NEO4J_URI 'http://127.0.0.1:7474' is not a Bolt URI"):
+        Graph.connect(settings)
+
+
 def test_status_when_the_local_server_is_not_running(env: dict[str, str]) -> None:
+    """Nothing listens on the private home's free Bolt port: not running, and how to start it."""
     err = one_error_line(db(env, "status"))
-    assert "db start" in err and f"127.0.0.1:{env['PATHRAG_BOLT_PORT']}" in err
+    uri = f"bolt://127.0.0.1:{env['PATHRAG_BOLT_PORT']}"
+    assert err == f"error: Neo4j is not running at {uri}: start it with `python -m pathrag_gds db start`"
 
 
 def test_start_and_stop_with_neo4j_uri_do_nothing(env: dict[str, str]) -> None:

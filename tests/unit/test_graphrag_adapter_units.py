@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 pytest.importorskip("neo4j_graphrag", reason="needs the graphrag extra: pip install -e '.[graphrag]'")
 
+from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput
+from pathrag_gds.graph import Graph
 from pathrag_gds.integrations.neo4j_graphrag import (
     PathRagRetriever,
     default_formatter,
@@ -14,6 +18,7 @@ from pathrag_gds.integrations.neo4j_graphrag import (
     path_words,
     result_metadata,
 )
+from pathrag_gds.modes import MODES
 from pathrag_gds.results import AnswerCandidate, EdgeOut, NodeOut, PathRagResult, PathResult, SourceChunk
 
 
@@ -56,14 +61,14 @@ def test_record_and_default_item_carry_answer_score_parts_and_sources() -> None:
     assert [{k: c[k] for k in ("id", "text", "entity_id")} for c in meta["sources"]] == [
         {"id": "c1", "text": "Jane has owned Bob since he was a kitten.", "entity_id": "jane"}
     ]
-    assert meta["nodes"][0]["attributes"] == {"fur_color": "orange"}
-    assert meta["edges"][0] == {
-        "type": "owns",
-        "source": "jane",
-        "target": "bob",
-        "direction": "in",
-        "attributes": {},
-    }
+    assert meta["depth"] == 1 and "edges" not in meta
+    assert meta["nodes"] == [
+        {"id": "bob", "label": "Animal", "properties": {"fur_color": "orange", "name": "Bob"}},
+        {"id": "jane", "label": "Person", "properties": {"name": "Jane"}},
+    ]
+    assert meta["relationships"] == [
+        {"start_node_id": "jane", "end_node_id": "bob", "type": "owns", "properties": {}}
+    ]
     no_answer = _path().model_copy(update={"answer_candidates": []})
     assert path_record(no_answer)["answer"] is None
 
@@ -83,12 +88,62 @@ def test_result_metadata() -> None:
     assert result_metadata(result) == {
         "answer": "Jane",
         "community_id": "c",
+        "mode": "option-d",
         "scorer": "s",
         "round_trips": 4,
         "timings_ms": {"total": 12.5},
         "explored": 30,
     }
     assert result_metadata(result.model_copy(update={"paths": []}))["answer"] is None
+
+
+def test_nodes_and_relationships_are_neo4j_graphrag_graph_context() -> None:
+    """`nodes` and `relationships` validate as neo4j-graphrag's own `Neo4jGraph` (its graph shape)."""
+    from neo4j_graphrag.components.types import Neo4jGraph
+
+    path = _path()
+    path.nodes[1].description = "Bob's owner."
+    path.nodes.append(NodeOut(id="x", name="X", labels=[]))
+    path.edges[0].attributes = {"since": 2020}
+    record = path_record(path, entity_label="Thing")
+    graph = Neo4jGraph.model_validate({"nodes": record["nodes"], "relationships": record["relationships"]})
+    assert [(n.id, n.label) for n in graph.nodes] == [("bob", "Animal"), ("jane", "Person"), ("x", "Thing")]
+    assert graph.nodes[1].properties == {"name": "Jane", "description": "Bob's owner."}
+    (rel,) = graph.relationships
+    assert (rel.start_node_id, rel.type, rel.end_node_id, rel.properties) == (
+        "jane",
+        "owns",
+        "bob",
+        {"since": 2020},
+    )
+
+
+def test_tool_schema_declares_integers_and_the_modes() -> None:
+    """`convert_to_tool` must not declare `top_k` a string (a tool-calling LLM would send "3")."""
+    retriever = object.__new__(PathRagRetriever)  # the schema needs no driver
+    tool = retriever.convert_to_tool("paths", "ranked graph paths", {"top_k": "how many"})
+    schema = tool.get_parameters()
+    props = schema["properties"]
+    assert props["top_k"] == {"type": "integer", "description": "how many", "minimum": 1}
+    assert props["hop_depth"]["type"] == "integer" and props["hop_depth"]["minimum"] == 1
+    assert props["mode"]["type"] == "string" and props["mode"]["enum"] == list(MODES)
+    assert props["query_text"]["type"] == "string" and schema["required"] == ["query_text"]
+    assert schema["additionalProperties"] is False
+    assert set(props) == set(inspect.signature(PathRagRetriever.search).parameters) - {"self"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"top_k": "3"}, "top_k must be a whole number of at least 1"),
+        ({"hop_depth": 0}, "hop_depth must be a whole number between 1 and 10"),
+        ({"hop_depth": True}, "hop_depth must be"),
+    ],
+)
+def test_bad_per_call_limits_are_refused_before_the_search(kwargs: dict[str, object], words: str) -> None:
+    retriever = object.__new__(PathRagRetriever)
+    with pytest.raises(InvalidInput, match=words):
+        retriever.search(query_text="Who owns Bob?", **kwargs)
 
 
 @pytest.mark.parametrize(
@@ -98,8 +153,35 @@ def test_result_metadata() -> None:
         ({"community_id": "c", "top_k": 0}, "top_k must be a whole number of at least 1"),
         ({"community_id": "c", "hop_depth": -1}, "hop_depth must be"),
         ({"community_id": "c", "seed_n": 2.5}, "seed_n must be"),
+        ({"community_id": "c", "mode": "deep"}, "mode must be one of local"),
     ],
 )
 def test_bad_arguments_are_refused_before_touching_the_driver(kwargs: dict[str, object], words: str) -> None:
     with pytest.raises(InvalidInput, match=words):
         PathRagRetriever(None, **kwargs)  # type: ignore[arg-type]
+
+
+def test_searches_ask_the_drivers_server_for_no_notifications() -> None:
+    """A user's driver logs every server notification; the package's own statements ask for none."""
+
+    class FakeSession:
+        def __enter__(self) -> FakeSession:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def execute_read(self, work: object) -> list[dict[str, int]]:
+            return [{"ok": 1}]
+
+    class FakeDriver:
+        def __init__(self) -> None:
+            self.sessions: list[dict[str, object]] = []
+
+        def session(self, **config: object) -> FakeSession:
+            self.sessions.append(config)
+            return FakeSession()
+
+    driver = FakeDriver()
+    assert Graph(driver, Settings()).read("ping") == [{"ok": 1}]  # type: ignore[arg-type]
+    assert driver.sessions == [{"database": "neo4j", "notifications_min_severity": "OFF"}]
