@@ -48,9 +48,14 @@ CHAIN_VECTORS = "chain_vectors.npz"
 #: Temperature of a manifest that does not record one (what training uses by default).
 DEFAULT_TEMPERATURE = 0.05
 NO_MODEL_HINT = (
-    "community {community!r} has no chain model ({folder}): the search scores paths by their text "
-    "alone; run `python -m pathrag_gds tune --community {community}` to train one"
+    "community {community!r} has no chain model ({folder}): the search {instead}; run "
+    "`python -m pathrag_gds tune --community {community}` to train one for this graph"
 )
+#: What the search does instead, by `chain_scorer` setting.
+NO_MODEL_INSTEAD = {
+    "auto": "plans chains with the untrained sentence encoder",
+    "tuned": "scores paths by their text alone",
+}
 
 
 def chain_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
@@ -386,7 +391,8 @@ def get_chain_scorer(settings: Settings | None, community_id: str | None) -> Cha
         if not (folder / "manifest.json").is_file():
             if community_id not in _missing_said:
                 _missing_said.add(community_id)
-                log.warning(NO_MODEL_HINT.format(community=community_id, folder=folder))
+                instead = NO_MODEL_INSTEAD.get(s.chain_scorer, NO_MODEL_INSTEAD["tuned"])
+                log.warning(NO_MODEL_HINT.format(community=community_id, folder=folder, instead=instead))
             return None
         key = (str(folder), s.quantization, s.threads)
         scorer = _scorers.get(key)

@@ -301,9 +301,9 @@ class PathRag:
             ctx.named = ctx.topics | set(ctx.intent.described)  # named in other words: not the answer
         with ctx.timed("plan"):
             if expander.follows_plans:
-                from pathrag_gds.chain_model import get_chain_scorer
+                from pathrag_gds.base_chains import planning_scorer
 
-                chains = get_chain_scorer(s, community_id)
+                chains = planning_scorer(s, community_id)
                 ids = [sd.id for sd in seeds]
                 ctx.plans = topic_plans(chains, ctx, ontology, ids, s, given=seed_ids is not None)
 

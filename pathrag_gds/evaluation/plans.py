@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.config import Settings
 from pathrag_gds.datasets.bob_suite import intended_path, load_suite
 from pathrag_gds.datasets.metaqa_questions import ChainStep, MetaQAQuestion, qtype_chain
 from pathrag_gds.errors import InvalidInput
@@ -156,25 +157,29 @@ def plan_ranks(
     topic_id: Callable[[str, str], str],
     progress: Callable[[], None] | None = None,
     keys: dict[str, int | None] | None = None,
+    settings: Settings | None = None,
 ) -> list[tuple[int, int | None]]:
     """(hop, gold rank) of each question with a gold chain and a topic found in the graph.
 
     `keys`, when given, is filled with each ranked question's `raw` text (a suite's question id)
     -> its rank. A topic the question does not name word for word (a story suite's `the harbour
     master`) is masked where the search masks it: the words the intent reads as naming it.
+    `settings`: which chain scorer ranks (`chain_scorer`) and its terms (default: the service's).
 
     Raises:
-        InvalidInput: the community has no chain model.
+        InvalidInput: the community has no chain model (and the settings' `chain_scorer` is
+            `tuned`).
     """
-    from pathrag_gds.chain_model import get_chain_scorer
+    from pathrag_gds.base_chains import planning_scorer
     from pathrag_gds.search.context import QueryContext
     from pathrag_gds.seeding import seeds_by_id
 
-    scorer = get_chain_scorer(service.settings, community)
+    settings = settings or service.settings
+    scorer = planning_scorer(settings, community)
     if scorer is None:
         raise InvalidInput(
             f"community {community!r} has no chain model: run `python -m pathrag_gds tune --community "
-            f"{community}` first"
+            f"{community}` first, or rank with the untrained encoder (`--scorer base`)"
         )
     ontology = service.ontology_for(community, None)
     scorer.check_ontology(ontology)
@@ -185,7 +190,6 @@ def plan_ranks(
     for i in range(0, len(topics), 500):
         seeds_by_id(service.graph, service.settings, ctx, topics[i : i + 500], community)
     pools: dict[tuple[str, ...], tuple[list[TypedChain], list[str]]] = {}
-    settings = service.settings
     out: list[tuple[int, int | None]] = []
     for q in questions:
         gold = gold_steps(q)

@@ -54,6 +54,14 @@ def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "the plan ranked wrong (the planner's share of the misses)",
     )
     p.add_argument("--max-depth", type=int, default=3, help="longest chain ranked (default 3)")
+    p.add_argument(
+        "--scorer",
+        choices=("auto", "tuned", "base"),
+        default=None,
+        help="the chain scorer ranked: the community's tuned model (tuned), the untrained sentence "
+        "encoder (base), or the tuned model where there is one (auto); default: the settings' "
+        "chain_scorer",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
 
@@ -74,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
     questions, community, suite_ids = _questions(args)
     args.community = community
     service = get_pathrag_service()
+    settings = service.settings
+    if args.scorer is not None:
+        settings = settings.model_copy(update={"chain_scorer": args.scorer})
     if args.community not in service.info.communities:
         raise InvalidInput(
             f"no community {args.community!r} in the graph; it has {sorted(service.info.communities)}"
@@ -92,11 +103,13 @@ def run(args: argparse.Namespace) -> int:
             topic_id=(lambda _c, t: t) if suite_ids else topic_id,
             progress=tick,
             keys=keyed,
+            settings=settings,
         )
     report = {
         "suite": "plans",
         "community": args.community,
         "max_depth": args.max_depth,
+        "scorer": settings.chain_scorer,
         "files": [str(p) for p in args.questions],
         "sample_per_file": args.sample,
         "seed": args.seed,
