@@ -9,6 +9,8 @@ from pathrag_gds.datasets.rows import Dataset, DatasetError
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+#: Refused in ids and names: control characters (Unicode Cc: C0, DEL, C1), lone surrogates (Cs) and
+#: the line / paragraph separators (Zl, Zp).
 _BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 #: Refused in descriptions and other text: the same, except tab, line feed, carriage return and the
 #: Unicode line separators.

@@ -104,5 +104,3 @@ def split_entity_id(eid: str) -> tuple[str, str]:
         i += 1
     raise ValueError(f"{eid!r} is not a community-scoped entity id (no unescaped ':')")
 
-
-#: Refused in ids and names: control characters (Unicode Cc: C0, DEL, C1), lone surrogates (Cs) and
