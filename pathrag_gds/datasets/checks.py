@@ -59,13 +59,18 @@ def check_text_value(value: Any, what: str) -> Any:
     return value
 
 
+def is_identifier(name: str) -> bool:
+    """Whether `name` can be a label, relationship type or property name (letters, digits, `_`)."""
+    return bool(_IDENT.match(name))
+
+
 def check_identifier(name: str, what: str) -> str:
     """Return `name` if it can be a label / relationship type / property name.
 
     Raises:
         DatasetError: it holds characters other than letters, digits and `_`.
     """
-    if not _IDENT.match(name):
+    if not is_identifier(name):
         raise DatasetError(f"{what} {name!r} is not a valid name: use letters, digits and '_' only")
     return name
 
