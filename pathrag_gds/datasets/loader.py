@@ -31,7 +31,7 @@ from pathrag_gds.datasets.checks import (
     check_value,
 )
 from pathrag_gds.datasets.load_report import MAX_LISTED_REFUSED, LoadReport
-from pathrag_gds.datasets.prepare import PreparedLoad, ontology_rows, prepare
+from pathrag_gds.datasets.prepare import PreparedLoad, namespace_error, ontology_rows, prepare
 from pathrag_gds.datasets.rows import (
     ChunkRow,
     Dataset,
@@ -39,6 +39,7 @@ from pathrag_gds.datasets.rows import (
     EntityRow,
     RelationRow,
     entity_id,
+    id_community,
     split_entity_id,
 )
 from pathrag_gds.errors import InvalidInput
@@ -147,6 +148,17 @@ class GraphLoader:
                 "loaded. Give the ontology another id, or pass --shared to change it for all"
             )
 
+    def check_foreign_exist(self, load: PreparedLoad) -> None:
+        """Refuse a shared load that names a missing entity of another community's namespace.
+
+        Raises:
+            DatasetError: naming the first such id and its community.
+        """
+        found = {str(r["id"]) for r in self.graph.read("load_entities_existing", ids=load.foreign)}
+        missing = [(i, id_community(i) or "") for i in load.foreign if i not in found]
+        if missing:
+            raise DatasetError(namespace_error(missing, load.community_id, missing=True))
+
     def load_community(self, community_id: str, ontology_id: str) -> None:
         """Write the community node."""
         self.graph.write("load_community", community_id=community_id, ontology_id=ontology_id)
@@ -249,16 +261,22 @@ class GraphLoader:
         (relationships, mentions), unless `shared`: the report counts and lists what was refused.
         `shared` is for graphs that share entities between communities on purpose.
 
+        Entity ids in another community's namespace (an unescaped `:`, docs/graph-model.md) are
+        refused; a `shared` load may name existing ones, to share them, but not create them.
+
         Raises:
-            DatasetError: bad text, names or values in the data, repeated ids, or (unless
+            DatasetError: bad text, names or values in the data, repeated ids, an entity id in
+                another community's namespace (unless `shared` and it exists), or (unless
                 `shared`) an ontology that other communities use and this load would change;
                 nothing is written then.
         """
         t0 = time.perf_counter()
-        load = prepare(dataset, self.graph.settings)
+        load = prepare(dataset, self.graph.settings, shared=shared)
         cid = load.community_id
         report = LoadReport(cid)
         self.ensure_schema()
+        if load.foreign:
+            self.check_foreign_exist(load)
         if not shared:
             self.check_ontology_owner(dataset.ontology, cid)
         self.load_ontology(dataset.ontology)

@@ -1,15 +1,28 @@
 """A load checked whole before anything is written: every row turned into Cypher parameters, or refused.
 
 :func:`prepare` makes every check of a load that needs no database (bad characters, names that
-cannot be labels, types or properties, reserved or unstorable attributes, repeated ids) and returns
-the parameter rows of the `cypher/load_*.cypher` statements. A :class:`DatasetError` from it means
-nothing was written; a load that passes it fails later only for a reason of the database's.
+cannot be labels, types or properties, reserved or unstorable attributes, repeated ids, entity ids
+in another community's namespace) and returns the parameter rows of the `cypher/load_*.cypher`
+statements. A :class:`DatasetError` from it means nothing was written; a load that passes it fails
+later only for a reason of the database's.
+
+Namespaces: an entity id with an unescaped `:` belongs to the community before it
+(:func:`~pathrag_gds.datasets.rows.id_community`; every triple-file id is such an id), and only
+that community's loads may create it; ids without one (`bob`) are plain and any load may create
+them. A `shared` load may name an existing entity of another namespace, to share it: its row is
+marked `foreign`, and `load_entities.cypher` refuses to create it.
 
 Example:
     >>> from pathrag_gds.config import Settings
     >>> ds = Dataset(ontology=Ontology("o"), community_id="c", entities=[EntityRow("c:a", "a")])
-    >>> prepare(ds, Settings.from_env({})).entities
-    [{'id': 'c:a', 'name': 'a', 'labels': [], 'props': {}}]
+    >>> settings = Settings.from_env({})
+    >>> prepare(ds, settings).entities
+    [{'id': 'c:a', 'name': 'a', 'labels': [], 'props': {}, 'foreign': False}]
+    >>> try:
+    ...     prepare(Dataset(Ontology("o"), "evil", [EntityRow("victim:Target", "T")]), settings)
+    ... except DatasetError as exc:
+    ...     print(str(exc)[:68])
+    entity id 'victim:Target' is in the namespace of community 'victim':
 """
 
 from __future__ import annotations
@@ -27,7 +40,16 @@ from pathrag_gds.datasets.checks import (
     check_text_value,
     check_value,
 )
-from pathrag_gds.datasets.rows import ChunkRow, Dataset, DatasetError, EntityRow, RelationRow
+from pathrag_gds.datasets.rows import (
+    ChunkRow,
+    Dataset,
+    DatasetError,
+    EntityRow,
+    RelationRow,
+    entity_id,
+    id_community,
+    split_entity_id,
+)
 from pathrag_gds.ontology import Ontology
 
 
@@ -42,6 +64,12 @@ class PreparedLoad:
     entities: list[dict[str, Any]]
     relationships: list[dict[str, Any]]
     chunks: list[dict[str, Any]]
+    #: Entity ids in another community's namespace (only in a `shared` load; they must exist).
+    foreign: list[str]
+
+
+#: Ids named in a namespace error.
+_MAX_LISTED = 5
 
 
 def ontology_rows(ontology: Ontology) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -100,9 +128,45 @@ def entity_rows(entities: Sequence[EntityRow], settings: Settings) -> list[dict[
                 "name": check_text(e.name, f"{where} name"),
                 "labels": [check_identifier(label, "entity type label") for label in e.labels],
                 "props": props,
+                "foreign": False,
             }
         )
     return rows
+
+
+def foreign_ids(entities: Sequence[EntityRow], community_id: str) -> list[tuple[str, str]]:
+    """(id, its community) of every entity id in another community's namespace than `community_id`."""
+    out = []
+    for e in entities:
+        owner = id_community(e.id)
+        if owner is not None and owner != community_id:
+            out.append((e.id, owner))
+    return out
+
+
+def namespace_error(foreign: Sequence[tuple[str, str]], community_id: str, *, missing: bool = False) -> str:
+    """Why a load of `community_id` is refused for `foreign` ids (`missing`: absent, in a shared load)."""
+    eid, owner = foreign[0]
+    suggestion = entity_id(community_id, split_entity_id(eid)[1])
+    rename = f"the entity, e.g. {suggestion!r} (docs/graph-model.md, Entity ids)"
+    if missing:
+        why = (
+            "it does not exist, and a --shared load may name another community's existing entities "
+            f"(to share them) but not create them; nothing loaded. Load community {owner!r} first, or "
+            f"rename {rename}"
+        )
+    else:
+        why = (
+            "an id with an unescaped ':' belongs to the community before it, and a load into community "
+            f"{community_id!r} may create only its own ids ({entity_id(community_id, 'NAME')!r}) and ids "
+            f"without an unescaped ':' (like 'bob'); nothing loaded. Rename {rename}"
+        )
+    more = ""
+    if len(foreign) > 1:
+        listed = ", ".join(repr(i) for i, _ in foreign[1 : _MAX_LISTED + 1])
+        etc = ", ..." if len(foreign) > _MAX_LISTED + 1 else ""
+        more = f" (and {len(foreign) - 1} more of other namespaces: {listed}{etc})"
+    return f"entity id {eid!r} is in the namespace of community {owner!r}{more}: {why}"
 
 
 def relationship_rows(relationships: Sequence[RelationRow]) -> list[dict[str, Any]]:
@@ -139,23 +203,32 @@ def chunk_rows(chunks: Sequence[ChunkRow]) -> list[dict[str, Any]]:
     ]
 
 
-def prepare(dataset: Dataset, settings: Settings) -> PreparedLoad:
+def prepare(dataset: Dataset, settings: Settings, *, shared: bool = False) -> PreparedLoad:
     """Check a whole dataset and build its rows; nothing touches the database.
 
     Raises:
-        DatasetError: the first problem found (see the functions above), naming what to fix.
+        DatasetError: the first problem found (see the functions above), naming what to fix; an
+            entity id in another community's namespace unless `shared`.
     """
     check_dataset(dataset)
     cid = dataset.community_id
     if not cid.strip():
         raise DatasetError("the community id is empty; give the community an id")
     ets, rts = ontology_rows(dataset.ontology)
+    entities = entity_rows(dataset.entities, settings)
+    foreign = foreign_ids(dataset.entities, cid)
+    if foreign and not shared:
+        raise DatasetError(namespace_error(foreign, cid))
+    marked = {eid for eid, _ in foreign}
+    for row in entities:
+        row["foreign"] = row["id"] in marked
     return PreparedLoad(
         community_id=cid,
         ontology=dataset.ontology,
         entity_types=ets,
         relation_types=rts,
-        entities=entity_rows(dataset.entities, settings),
+        entities=entities,
         relationships=relationship_rows(dataset.relationships),
         chunks=chunk_rows(dataset.chunks),
+        foreign=[eid for eid, _ in foreign],
     )

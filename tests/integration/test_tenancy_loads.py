@@ -1,7 +1,8 @@
 """What a community's loads may write, against a live Neo4j (issue 54, items 3 and 5).
 
-A load refused for its data writes nothing (no entity, no community, no ontology), and the report
-counts the bad rows. Each test writes only uniquely named communities and deletes them.
+A graph file cannot claim another community's ids (the squatting of finding 3), and a load refused
+for its data writes nothing (no entity, no community, no ontology) while the report counts the bad
+rows. Each test writes only uniquely named communities and deletes them.
 """
 
 from __future__ import annotations
@@ -137,3 +138,105 @@ def test_loader_refuses_a_bad_last_relationship_before_writing_any_batch(
     with pytest.raises(DatasetError, match=r"attribute 'nested': value .* is not a scalar"):
         loader.load(Dataset(Ontology.from_mapping(_ontology_mapping(oid)), cid, [*people, home], rels))
     _nothing_written(graph, cid, oid, [e.id for e in [*people, home]])
+
+
+# --- item 3: ids only in the community's own namespace ----------------------------------------
+
+
+def _graph_file(tmp_path: Path, cid: str, oid: str, ids: list[str]) -> Path:
+    data = {
+        "ontology": _ontology_mapping(oid),
+        "community": {"id": cid},
+        "entities": [{"id": i, "label": "Person", "name": i.rsplit(":", 1)[-1]} for i in ids],
+    }
+    path = tmp_path / f"{cid}.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_graph_file_cannot_squat_the_id_another_communitys_triple_load_gives(
+    graph: Graph, tmp_path: Path, capsys: pytest.CaptureFixture[str], cleanup: list[str]
+) -> None:
+    from pathrag_gds.cli import main
+
+    uid = _uid()
+    evil, victim, oid = f"test_t54_evil_{uid}", f"test_t54_victim_{uid}", f"test_t54_onto_{uid}"
+    plain = f"test_t54_bob_{uid}"
+    cleanup.extend([evil, victim])
+    squat = _graph_file(tmp_path, evil, oid, [plain, f"{victim}:Target"])
+
+    assert main(["load", "graph", str(squat), "--no-index"]) == 2
+    err = capsys.readouterr().err
+    assert f"entity id '{victim}:Target' is in the namespace of community '{victim}'" in err
+    assert f"Rename the entity, e.g. '{evil}:Target'" in err
+    _nothing_written(graph, evil, oid, [plain, f"{victim}:Target"])
+    assert main(["load", "graph", str(squat), "--no-index", "--shared"]) == 2, "--shared creates none"
+    assert "it does not exist" in capsys.readouterr().err
+    _nothing_written(graph, evil, oid, [plain, f"{victim}:Target"])
+
+    onto = tmp_path / "onto.yaml"
+    onto.write_text(yaml.safe_dump({"ontology": _ontology_mapping(oid)}), encoding="utf-8")
+    kb = tmp_path / "kb.tsv"
+    kb.write_text("Target\tlives_in\tHome\n", encoding="utf-8")
+    triples = ["load", "triples", str(kb), "--format", "tsv", "--ontology", str(onto), "--community", victim]
+    assert main(triples) == 0, "the victim's own load is not refused"
+    counts = community_counts(graph, victim)
+    assert counts is not None and counts["entities"] == 2 and counts["relationships"] == {"lives_in": 1}
+
+    own = _graph_file(tmp_path, evil, oid, [plain, f"{evil}:Target", f"{evil}:{victim}:Target"])
+    assert main(["load", "graph", str(own), "--no-index"]) == 0, "plain ids and its own ids load"
+    assert _existing(graph, [plain, f"{evil}:Target", f"{victim}:Target"]) == sorted(
+        [plain, f"{evil}:Target", f"{victim}:Target"]
+    )
+    counts = community_counts(graph, evil)
+    assert counts is not None and counts["entities"] == 3
+
+
+def test_shared_load_may_name_another_communitys_existing_entity_but_not_create_one(
+    graph: Graph, cleanup: list[str]
+) -> None:
+    uid = _uid()
+    owner, other, oid = f"test_t54_owner_{uid}", f"test_t54_other_{uid}", f"test_t54_onto_{uid}"
+    onto = Ontology.from_mapping(_ontology_mapping(oid))
+    home, ghost = f"{owner}:Home", f"{owner}:Ghost"
+    cleanup.extend([other, owner])
+    loader = GraphLoader(graph, progress=False)
+    loader.load(Dataset(onto, owner, [EntityRow(home, "Home", ("Place",))]))
+    mine = [EntityRow(f"{other}:Ann", "Ann", ("Person",)), EntityRow(home, "Home", ("Place",))]
+    lives = [RelationRow(f"{other}:Ann", "lives_in", home)]
+
+    with pytest.raises(DatasetError, match=f"'{home}' is in the namespace of community '{owner}'"):
+        loader.load(Dataset(onto, other, mine, lives))
+    assert community_counts(graph, other) is None
+    with pytest.raises(DatasetError, match=f"'{ghost}' .*: it does not exist, and a --shared load"):
+        loader.load(Dataset(onto, other, [*mine, EntityRow(ghost, "Ghost", ("Place",))], lives), shared=True)
+    assert community_counts(graph, other) is None and _existing(graph, [ghost]) == []
+
+    report = loader.load(Dataset(onto, other, mine, lives), shared=True)
+    assert (report.refused, report.entities_created, report.relationships_created) == (0, 1, 1)
+    counts = community_counts(graph, other)
+    assert counts is not None and counts["entities"] == 2, "the owner's Home is shared"
+
+
+def test_load_entities_statement_never_creates_a_foreign_row(graph: Graph, cleanup: list[str]) -> None:
+    """The database's own guard, for a foreign id deleted between the check and the write."""
+    uid = _uid()
+    cid, oid = f"test_t54_{uid}", f"test_t54_onto_{uid}"
+    cleanup.append(cid)
+    GraphLoader(graph, progress=False).load(
+        Dataset(Ontology.from_mapping(_ontology_mapping(oid)), cid, [EntityRow(f"{cid}:a", "A")])
+    )
+    ghost = f"test_t54_gone_{uid}:x"
+    rows = [
+        {"id": ghost, "name": "x", "labels": [], "props": {}, "foreign": True},
+        {"id": f"{cid}:b", "name": "b", "labels": [], "props": {}, "foreign": False},
+    ]
+    result = graph.write(
+        "load_entities",
+        rows=rows,
+        community_id=cid,
+        embedding_key=graph.settings.embedding_property,
+        shared=True,
+    )
+    assert result[0]["refused"] == [ghost] and result[0]["created"] == 1
+    assert _existing(graph, [ghost, f"{cid}:b"]) == [f"{cid}:b"]

@@ -1,14 +1,22 @@
-"""Loads checked whole before anything is written (issue 54, item 5), without a database."""
+"""Loads checked whole before anything is written, ids kept in their namespace (issue 54, items 3, 5).
+
+No database: the loader gets a stand-in graph that fails the test when it is read or written.
+"""
 
 from __future__ import annotations
 
+import itertools
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
 from pathrag_gds.config import Settings
-from pathrag_gds.datasets.demo import dataset_from_mapping
+from pathrag_gds.datasets.bulk import write_import_folder
+from pathrag_gds.datasets.demo import DEMO_FILE, dataset_from_mapping, read_graph_file
 from pathrag_gds.datasets.loader import Dataset, DatasetError, EntityRow, GraphLoader, RelationRow
+from pathrag_gds.datasets.prepare import prepare
+from pathrag_gds.datasets.rows import entity_id, id_community
 from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
@@ -116,3 +124,81 @@ def test_loader_refuses_bad_names_and_values_before_touching_the_database(
 ) -> None:
     with pytest.raises(DatasetError, match=expected):
         _loader().load(dataset)
+
+
+# --- item 3: a community's loads create ids only in its own namespace ------------------------
+
+
+def test_every_triple_id_is_in_its_own_communitys_namespace_only() -> None:
+    parts = ["a", "a:b", "a\\", "\\:", ":", "a\\:b", "b", ":b", "a:b:c", ""]
+    for community, name in itertools.product([p for p in parts if p], parts):
+        assert id_community(entity_id(community, name)) == community, (community, name)
+    assert [id_community(i) for i in ("bob", "victim2\\:Target", "trail\\", "x\\\\:y")] == [
+        None,
+        None,
+        None,
+        "x\\",
+    ]
+    assert id_community(":Target") == "", "an empty community part names no community a load can have"
+
+
+def test_graph_file_cannot_claim_another_communitys_id() -> None:
+    data = {
+        "ontology": {"id": "o", "entity_types": [{"label": "Person"}]},
+        "community": {"id": "evil"},
+        "entities": [{"id": "bob", "label": "Person"}, {"id": "victim2:Target", "label": "Person"}],
+    }
+    dataset = dataset_from_mapping(data, "evil.yaml")
+    with pytest.raises(DatasetError) as caught:
+        _loader().load(dataset)
+    message = str(caught.value)
+    assert message.startswith("entity id 'victim2:Target' is in the namespace of community 'victim2': ")
+    assert "'evil:NAME'" in message and "nothing loaded" in message and "'evil:Target'" in message
+
+
+@pytest.mark.parametrize(
+    ("community", "ids", "refused"),
+    [
+        ("evil", ["bob", "evil:x", "evil:victim2:Target", "victim2\\:Target"], None),
+        ("evil", ["evil:x", ":x"], "':x' is in the namespace of community ''"),
+        ("evil", ["evil2:x"], "'evil2:x' is in the namespace of community 'evil2'"),
+        ("acme:secret", ["acme\\:secret:Plan", "acme:secret:Plan"], "of community 'acme'"),
+        ("acme", ["acme:secret:Plan"], None),
+        ("a\\b", ["a\\\\b:x"], None),
+        ("a\\b", ["a\\b:x"], "of community 'ab'"),
+    ],
+)
+def test_namespace_rule(community: str, ids: list[str], refused: str | None) -> None:
+    dataset = Dataset(ONTO, community, [EntityRow(i, i) for i in ids])
+    settings = Settings.from_env({})
+    if refused is None:
+        assert prepare(dataset, settings).foreign == []
+        return
+    with pytest.raises(DatasetError, match=refused):
+        prepare(dataset, settings)
+    shared = prepare(dataset, settings, shared=True)
+    assert shared.foreign and all(r["foreign"] == (r["id"] in shared.foreign) for r in shared.entities)
+
+
+def test_a_second_namespace_error_lists_the_others() -> None:
+    ids = ["v1:a", "evil:ok", "v2:b", "v3:c", "v4:d", "v5:e", "v6:f", "v7:g"]
+    with pytest.raises(
+        DatasetError, match=r"'v1:a' .* 'v1' \(and 6 more of other namespaces: 'v2:b', .*'v6:f', \.\.\.\)"
+    ):
+        prepare(Dataset(ONTO, "evil", [EntityRow(i, i) for i in ids]), Settings.from_env({}))
+
+
+def test_bundled_graph_files_keep_their_plain_ids() -> None:
+    checked = []
+    for path in sorted(DEMO_FILE.parent.glob("*.yaml")):
+        if "\nentities:" in path.read_text(encoding="utf-8"):
+            assert prepare(read_graph_file(path), Settings.from_env({})).foreign == [], path.name
+            checked.append(path.stem)
+    assert {"bob", "harbour", "orchard", "biomed", "media", "supply"} <= set(checked)
+
+
+def test_bulk_import_refuses_another_communitys_id(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="'victim2:Target' is in the namespace of community 'victim2'"):
+        write_import_folder(
+            tmp_path, Settings.from_env({}), ONTO, "evil", [EntityRow("victim2:Target", "T")], []
+        )
