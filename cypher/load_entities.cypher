@@ -1,13 +1,16 @@
-// A batch of entities of one community: $rows = [{id, name, labels: [type labels], props: {..}}].
-// An existing entity that another community aggregates is refused (left as it is, not tied to this
-// community) unless $shared; its id comes back in `refused`. The others: MERGE on id, properties SET
+// A batch of entities of one community: $rows = [{id, name, labels: [type labels], props: {..},
+// foreign}]. An existing entity that another community aggregates is refused (left as it is, not
+// tied to this community) unless $shared, and so is a `foreign` row (an id in another community's
+// namespace, named by a shared load) whose entity does not exist: a load never creates another
+// community's ids. Refused ids come back in `refused`. The others: MERGE on id, properties SET
 // (same values on a reload), type labels added with APOC so that one statement serves every label.
 // An existing entity whose labels or properties changed loses its embedding, so that `index` embeds
 // its new text. Rows must have distinct ids.
 UNWIND $rows AS row
 OPTIONAL MATCH (old:{{entity_label}} {{{id}}: row.id})
 WITH row, old,
-     old IS NOT NULL AND NOT $shared
+     old IS NULL AND coalesce(row.foreign, false)
+     OR old IS NOT NULL AND NOT $shared
        AND EXISTS { (old)<-[:{{community_rel}}]-(o:{{community_label}}) WHERE o.id <> $community_id }
        AS refused
 WITH collect(CASE WHEN refused THEN row.id END) AS refused,

@@ -326,6 +326,9 @@ class ApiSettings(BaseModel):
     api_max_concurrency: int = Field(0, ge=0, le=64)
     #: Searches waiting for a slot before new ones get 429 (server busy).
     api_max_queue: int = Field(64, ge=1, le=10000)
+    #: Searches one token may keep waiting (more get 429); 0 = an equal share of `api_max_queue`
+    #: among the server's tokens, so that a token flooding the queue cannot fill another's share.
+    api_max_queue_per_token: int = Field(0, ge=0, le=10000)
     #: Seconds a session lives after its last use.
     api_session_ttl_s: float = Field(1800.0, gt=0)
     #: Sessions kept at once, all tokens together (more get 429): the server's global ceiling.

@@ -1,10 +1,11 @@
-"""A real uvicorn server in a thread on a loopback port, and the API's error-shape check (HTTP tests)."""
+"""A real uvicorn server in a thread on a loopback port, the API's error-shape check, a slowed search."""
 
 from __future__ import annotations
 
 import secrets
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import requests
@@ -13,7 +14,11 @@ from fastapi import FastAPI
 from pathrag_testutil import free_port
 
 from pathrag_gds.api.app import app_state
+from pathrag_gds.api.interrupt import InterruptibleScorer
 from pathrag_gds.api.server import uvicorn_config
+from pathrag_gds.config import Settings
+from pathrag_gds.scoring import QuestionScorer, get_scorer
+from pathrag_gds.service import PathRag
 
 #: The bearer token of the servers that have one.
 TOKEN = secrets.token_urlsafe(24)
@@ -66,3 +71,30 @@ def assert_error(resp: Any, status: int, code: str, *words: str) -> dict[str, An
     assert "Traceback" not in resp.text and 'File "' not in resp.text
     err: dict[str, Any] = body["error"]
     return err
+
+
+class SlowScorer:
+    """The real scorer, slowed down: each depth takes `delay` more seconds (so a search lasts)."""
+
+    def __init__(self, inner: Any, delay: float) -> None:
+        self.inner = inner
+        self.delay = delay
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def for_question(self, question: str) -> Any:
+        inner: QuestionScorer = self.inner.for_question(question)
+        delay = self.delay
+
+        class Slow:
+            def score(self, texts: Sequence[str]) -> list[float]:
+                time.sleep(delay)
+                return list(inner.score(texts))
+
+        return Slow()
+
+
+def slow_service(settings: Settings, delay: float) -> PathRag:
+    """A service whose scorer takes `delay` more seconds per chunk, interruptible like the server's own."""
+    return PathRag(settings, scorer=InterruptibleScorer(settings, SlowScorer(get_scorer(settings), delay)))

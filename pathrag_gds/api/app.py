@@ -111,6 +111,18 @@ def sessions_per_token(settings: Settings, tokens: int) -> int:
     return max(1, settings.api_max_sessions // max(1, tokens))
 
 
+def queue_per_token(settings: Settings, tokens: int) -> int:
+    """Searches one token may keep waiting: the setting, or an equal share of the whole queue.
+
+    Example:
+        >>> queue_per_token(Settings(api_max_queue=64), 2), queue_per_token(Settings(api_max_queue=64), 0)
+        (32, 64)
+    """
+    if settings.api_max_queue_per_token:
+        return min(settings.api_max_queue_per_token, settings.api_max_queue)
+    return max(1, settings.api_max_queue // max(1, tokens))
+
+
 def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: bool = True) -> FastAPI:
     """Build the HTTP application.
 
@@ -142,7 +154,13 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
         settings=settings,
         tokens=tokens,
         service=service,
-        runner=SearchRunner(service, concurrency, settings.api_max_queue, gate),
+        runner=SearchRunner(
+            service,
+            concurrency,
+            settings.api_max_queue,
+            gate,
+            max_queue_per_owner=queue_per_token(settings, len(tokens)),
+        ),
         sessions=SessionStore(
             settings.api_session_ttl_s,
             settings.api_max_sessions,

@@ -171,6 +171,7 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
             "timeout_s": s.api_timeout_s,
             "concurrency": state.runner.concurrency,
             "max_queue": state.runner.max_queue,
+            "max_queue_per_token": state.runner.max_queue_per_owner,
             "session_ttl_s": s.api_session_ttl_s,
             "max_sessions": state.sessions.max_sessions,
             "max_sessions_per_token": state.sessions.max_per_owner,

@@ -110,7 +110,9 @@ def _map_error(state: ApiState, exc: BaseException, request_id: str) -> ApiError
     )
 
 
-def _start(state: ApiState, request_id: str, question: str, eff: Effective, stream: bool) -> SearchJob:
+def _start(
+    state: ApiState, request_id: str, question: str, eff: Effective, stream: bool, owner: str
+) -> SearchJob:
     state.gate.check()  # Neo4j known down: 503 now, no slot taken
     job = SearchJob(
         request_id=request_id,
@@ -119,6 +121,7 @@ def _start(state: ApiState, request_id: str, question: str, eff: Effective, stre
         deadline=time.monotonic() + state.settings.api_timeout_s,
         loop=asyncio.get_running_loop(),
         stream=stream,
+        owner=owner,
     )
     state.runner.start(job)
     return job
@@ -216,15 +219,16 @@ async def _answer(
 ) -> Response:
     request_id = uuid.uuid4().hex[:16]
     headers = {"X-Request-ID": request_id}
-    eff.community_id = await asyncio.to_thread(_check_community, state, get_caller(request), eff.community_id)
+    caller = get_caller(request)
+    eff.community_id = await asyncio.to_thread(_check_community, state, caller, eff.community_id)
     if body.stream:
-        job = _start(state, request_id, body.question, eff, stream=True)
+        job = _start(state, request_id, body.question, eff, stream=True, owner=caller.owner)
         return StreamingResponse(
             _sse(request, state, job, eff, session_id),
             media_type="text/event-stream",
             headers={**headers, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
-    job = _start(state, request_id, body.question, eff, stream=False)
+    job = _start(state, request_id, body.question, eff, stream=False, owner=caller.owner)
     result = await _collect(request, state, job)
     resp = query_response(
         result,

@@ -1,10 +1,14 @@
 """Runs searches in worker threads, bounded, and bridges their progress to asyncio.
 
 The search is CPU-bound (ONNX scoring): at most `concurrency` searches run at once, up to
-`max_queue` more wait for a slot (within their time limit), beyond that a request gets 429. Each
-search runs in its own thread named `pathrag-search-<request id>`; it reports each depth, then its
-result or error, through an `asyncio.Queue`. Setting the job's `cancel` Event (client gone, time
-limit reached) stops the search at its next depth, or while it still waits for a slot.
+`max_queue` more wait for a slot (within their time limit), beyond that a request gets 429. Slots
+go to the waiting tokens in turn, and to one token's searches in arrival order
+(:class:`~pathrag_gds.api.fairq.FairSlots`), and each token may keep at most `max_queue_per_owner`
+searches waiting, so a token that floods the queue neither delays another's search by more than a
+turn nor fills the queue for it. Each search runs in its own thread named
+`pathrag-search-<request id>`; it reports each depth, then its result or error, through an
+`asyncio.Queue`. Setting the job's `cancel` Event (client gone, time limit reached) stops the
+search at its next depth, or while it still waits for a slot.
 
 While the database gate knows Neo4j is down, waiting and new searches fail at once with
 `DatabaseUnavailable` (503) instead of holding a slot through the driver's retries.
@@ -16,11 +20,13 @@ import asyncio
 import logging
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError
+from pathrag_gds.api.fairq import FairSlots
 from pathrag_gds.api.interrupt import watching
 from pathrag_gds.api.requests import Effective
 from pathrag_gds.errors import QueryCancelled, QueryTimeout
@@ -35,7 +41,7 @@ THREAD_PREFIX = "pathrag-search-"
 
 @dataclass
 class SearchJob:
-    """One search: what to run, its deadline, its cancel switch and its event queue."""
+    """One search: what to run, whose it is, its deadline, its cancel switch and its event queue."""
 
     request_id: str
     question: str
@@ -43,6 +49,7 @@ class SearchJob:
     deadline: float  #: time.monotonic() past which the search stops
     loop: asyncio.AbstractEventLoop
     stream: bool = False
+    owner: str = ""  #: the caller's owner key (one per token): slots are shared fairly between owners
     cancel: threading.Event = field(default_factory=threading.Event)
     queue: asyncio.Queue[tuple[str, Any]] = field(default_factory=asyncio.Queue)
 
@@ -72,45 +79,66 @@ class SearchRunner:
     Args:
         service: the search service (thread-safe; shared by all requests).
         concurrency: searches running at once.
-        max_queue: searches waiting for a slot before new ones are refused with 429.
+        max_queue: searches waiting for a slot, all owners together, before new ones get 429.
         gate: the database gate (checked before and while waiting; tripped by database failures).
+        max_queue_per_owner: searches one owner (token) may keep waiting (more: 429); None: `max_queue`.
     """
 
     def __init__(
-        self, service: PathRag, concurrency: int, max_queue: int, gate: DatabaseGate | None = None
+        self,
+        service: PathRag,
+        concurrency: int,
+        max_queue: int,
+        gate: DatabaseGate | None = None,
+        max_queue_per_owner: int | None = None,
     ) -> None:
         self.service = service
         self.gate = gate
         self.concurrency = concurrency
         self.max_queue = max_queue
-        self._slots = threading.BoundedSemaphore(concurrency)
+        self.max_queue_per_owner = max_queue if max_queue_per_owner is None else max_queue_per_owner
+        self._slots = FairSlots(concurrency)
         self._lock = threading.Lock()
         self.stats = RunnerStats()
         self._jobs: dict[str, SearchJob] = {}
+        self._owned: Counter[str] = Counter()  #: searches running or waiting, per owner
 
     def start(self, job: SearchJob) -> threading.Thread:
         """Start a search in its own thread.
 
         Raises:
-            ApiError: 429 when `concurrency + max_queue` searches are already in the house.
+            ApiError: 429 when the job's owner has `concurrency + max_queue_per_owner` searches in
+                the house, or all owners together `concurrency + max_queue`.
         """
         with self._lock:
-            if self.stats.running + self.stats.queued >= self.concurrency + self.max_queue:
+            mine = self._owned[job.owner]
+            full = self.stats.running + self.stats.queued >= self.concurrency + self.max_queue
+            if full or mine >= self.concurrency + self.max_queue_per_owner:
                 self.stats.rejected += 1
-                raise ApiError(
-                    429,
-                    "busy",
-                    f"the server is busy ({self.stats.running} searches running, {self.stats.queued} "
-                    "waiting): retry in a few seconds",
-                    {"Retry-After": "2"},
-                )
+                raise self._busy(mine, own=not full)
             self.stats.queued += 1
+            self._owned[job.owner] += 1
             self._jobs[job.request_id] = job
         thread = threading.Thread(
             target=self._work, args=(job,), name=THREAD_PREFIX + job.request_id, daemon=True
         )
         thread.start()
         return thread
+
+    def _busy(self, mine: int, *, own: bool) -> ApiError:
+        """The 429 of a full queue: the caller's own share (`own`), or the whole server's (also when both)."""
+        if own:
+            message = (
+                f"this token has its own maximum of searches in the server ({mine}: "
+                f"{self.concurrency} running and {self.max_queue_per_owner} waiting, the limit of each "
+                "token): wait for an answer before asking more; other tokens are not held up"
+            )
+        else:
+            message = (
+                f"the server is busy ({self.stats.running} searches running, {self.stats.queued} "
+                f"waiting, {mine} of them this token's): retry in a few seconds"
+            )
+        return ApiError(429, "busy", message, {"Retry-After": "2"})
 
     def cancel_all(self) -> None:
         """Cancel every search (server shutdown)."""
@@ -119,16 +147,16 @@ class SearchRunner:
                 job.cancel.set()
 
     def _acquire(self, job: SearchJob) -> None:
-        while True:
+        def check() -> None:
             if job.cancel.is_set():
                 raise QueryCancelled("the client went away")
             if self.gate is not None:
                 self.gate.check()
-            remaining = job.deadline - time.monotonic()
-            if remaining <= 0:
+            if job.deadline - time.monotonic() <= 0:
                 raise QueryTimeout("the request waited past its time limit for a free search slot")
-            if self._slots.acquire(timeout=min(0.1, remaining)):
-                return
+
+        check()
+        self._slots.acquire(job.owner, check)
 
     def _work(self, job: SearchJob) -> None:
         outcome = "failed"
@@ -183,3 +211,6 @@ class SearchRunner:
                     self.stats.queued -= 1
                 setattr(self.stats, outcome, getattr(self.stats, outcome) + 1)
                 self._jobs.pop(job.request_id, None)
+                self._owned[job.owner] -= 1
+                if self._owned[job.owner] <= 0:
+                    del self._owned[job.owner]

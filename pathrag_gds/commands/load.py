@@ -10,7 +10,10 @@ files as versioned documents whose chunks cite the community's entities (docs/pr
 `load remove-documents KEY... --community ID` takes documents out of retrieval (history stays).
 
 Entities that another community already holds are left unchanged and listed (exit status 1) unless
-`--shared` is given (for graphs that share entities between communities on purpose).
+`--shared` is given (for graphs that share entities between communities on purpose). A file whose
+data fails a check, or that names an entity id of another community's namespace (`other:Name`,
+docs/graph-model.md), is refused before anything is written (exit status 2); `--shared` may name
+existing entities of another namespace, never create them.
 """
 
 from __future__ import annotations
@@ -46,8 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g.add_argument(
         "--shared",
         action="store_true",
-        help="change entities that other communities hold too, and share them (default: leave them "
-        "unchanged and report them)",
+        help="change entities that other communities hold too, and share them, also existing ids of "
+        "another community's namespace (default: leave them unchanged and report them)",
     )
     g.set_defaults(func=run_graph)
 

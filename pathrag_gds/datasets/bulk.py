@@ -53,6 +53,7 @@ from pathrag_gds.datasets.loader import (
     check_text,
 )
 from pathrag_gds.datasets.ontology_files import read_ontology
+from pathrag_gds.datasets.prepare import foreign_ids, namespace_error
 from pathrag_gds.errors import LocalServerError
 from pathrag_gds.ontology import Ontology
 
@@ -103,8 +104,9 @@ def write_import_folder(
     (source, type, target), as the loaders keep them.
 
     Raises:
-        DatasetError: a bad character in an id, name or description, an invalid label or type, or
-            attributes (the import files carry none: load such data with the batched loader).
+        DatasetError: a bad character in an id, name or description, an entity id in another
+            community's namespace, an invalid label or type, or attributes (the import files carry
+            none: load such data with the batched loader).
     """
     s = settings
     check_text(community_id, "community id")
@@ -124,6 +126,8 @@ def write_import_folder(
         for e in entities:
             _refuse_attributes(f"entity {e.id!r}", e.attributes)
             check_text(e.id, "entity id")
+            if foreign_ids([e], community_id):
+                raise DatasetError(namespace_error(foreign_ids([e], community_id), community_id))
             check_text(e.name, f"entity {e.id!r} name")
             check_text(e.description, f"entity {e.id!r} description", multiline=True)
             multiline = multiline or "\n" in e.description or "\r" in e.description

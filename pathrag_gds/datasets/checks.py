@@ -9,6 +9,8 @@ from pathrag_gds.datasets.rows import Dataset, DatasetError
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
+#: Refused in ids and names: control characters (Unicode Cc: C0, DEL, C1), lone surrogates (Cs) and
+#: the line / paragraph separators (Zl, Zp).
 _BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 #: Refused in descriptions and other text: the same, except tab, line feed, carriage return and the
 #: Unicode line separators.
@@ -57,13 +59,18 @@ def check_text_value(value: Any, what: str) -> Any:
     return value
 
 
+def is_identifier(name: str) -> bool:
+    """Whether `name` can be a label, relationship type or property name (letters, digits, `_`)."""
+    return bool(_IDENT.match(name))
+
+
 def check_identifier(name: str, what: str) -> str:
     """Return `name` if it can be a label / relationship type / property name.
 
     Raises:
         DatasetError: it holds characters other than letters, digits and `_`.
     """
-    if not _IDENT.match(name):
+    if not is_identifier(name):
         raise DatasetError(f"{what} {name!r} is not a valid name: use letters, digits and '_' only")
     return name
 

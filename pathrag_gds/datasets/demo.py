@@ -2,7 +2,8 @@
 
 The whole file is checked before anything is written: every problem (unknown relationship type,
 entity type not in the ontology, a relationship or mention naming an unknown entity, repeated ids,
-a control character or lone surrogate in an id, name or text) is listed in one error.
+a control character or lone surrogate in an id, name or text, an attribute name that cannot be a
+property name or a value Neo4j cannot store) is listed in one error.
 
 Example:
     >>> ds = read_graph_file(DEMO_FILE)
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.datasets.checks import check_text_value, check_value, is_identifier
 from pathrag_gds.datasets.loader import (
     ChunkRow,
     Dataset,
@@ -49,12 +51,23 @@ def _labels(value: Any) -> tuple[str, ...]:
 
 
 def _mapping(value: Any, where: str, problems: list[str]) -> dict[str, Any]:
+    """The attributes of an entity or relationship; what the loader would refuse goes to `problems`."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         problems.append(f"{where}: `attributes` must be a mapping")
         return {}
-    return {str(k): v for k, v in value.items()}
+    out = {str(k): v for k, v in value.items()}
+    for key, v in out.items():
+        if not is_identifier(key):
+            problems.append(
+                f"{where}: attribute name {key!r} is not a valid name: use letters, digits and '_' only"
+            )
+        try:
+            check_text_value(check_value(v, f"{where}: attribute {key!r}"), f"{where}: attribute {key!r}")
+        except DatasetError as exc:
+            problems.append(str(exc))
+    return out
 
 
 def dataset_from_mapping(data: Any, source: str) -> Dataset:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -32,6 +31,7 @@ from pathrag_gds.datasets.checks import (
     check_value,
 )
 from pathrag_gds.datasets.load_report import MAX_LISTED_REFUSED, LoadReport
+from pathrag_gds.datasets.prepare import PreparedLoad, namespace_error, ontology_rows, prepare
 from pathrag_gds.datasets.rows import (
     ChunkRow,
     Dataset,
@@ -39,13 +39,14 @@ from pathrag_gds.datasets.rows import (
     EntityRow,
     RelationRow,
     entity_id,
+    id_community,
     split_entity_id,
 )
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
 
-#: Moved to `rows`, `checks` and `load_report`; still importable from here.
+#: Moved to `rows`, `checks`, `load_report` and `prepare`; still importable from here.
 __all__ = [
     "MAX_LISTED_REFUSED",
     "ChunkRow",
@@ -61,6 +62,7 @@ __all__ = [
     "check_text_value",
     "check_value",
     "entity_id",
+    "ontology_rows",
     "split_entity_id",
 ]
 
@@ -85,23 +87,6 @@ def batched(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
-def ontology_rows(ontology: Ontology) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The ontology's entity types and relation types as Cypher parameter rows."""
-    ets = [{"label": e.label, "description": e.description} for e in ontology.entity_types]
-    rts = [
-        {
-            "type": r.type,
-            "phrase": r.phrase,
-            "inverse_phrase": r.inverse_phrase,
-            "description": r.description,
-            "source_labels": list(r.source_labels),
-            "target_labels": list(r.target_labels),
-        }
-        for r in ontology.relation_types
-    ]
-    return ets, rts
-
-
 class GraphLoader:
     """Writes datasets into a graph in batches, idempotently.
 
@@ -124,11 +109,7 @@ class GraphLoader:
             self.graph.schema_command(name)
 
     def load_ontology(self, ontology: Ontology) -> None:
-        """Write the ontology node with its entity and relation types."""
-        for et in ontology.entity_types:
-            check_identifier(et.label, "entity type label")
-        for rt in ontology.relation_types:
-            check_identifier(rt.type, "relationship type")
+        """Write the ontology node with its entity and relation types (names checked first)."""
         ets, rts = ontology_rows(ontology)
         self.graph.write("load_ontology", ontology_id=ontology.id)
         self.graph.write("load_entity_types", ontology_id=ontology.id, rows=ets)
@@ -167,6 +148,17 @@ class GraphLoader:
                 "loaded. Give the ontology another id, or pass --shared to change it for all"
             )
 
+    def check_foreign_exist(self, load: PreparedLoad) -> None:
+        """Refuse a shared load that names a missing entity of another community's namespace.
+
+        Raises:
+            DatasetError: naming the first such id and its community.
+        """
+        found = {str(r["id"]) for r in self.graph.read("load_entities_existing", ids=load.foreign)}
+        missing = [(i, id_community(i) or "") for i in load.foreign if i not in found]
+        if missing:
+            raise DatasetError(namespace_error(missing, load.community_id, missing=True))
+
     def load_community(self, community_id: str, ontology_id: str) -> None:
         """Write the community node."""
         self.graph.write("load_community", community_id=community_id, ontology_id=ontology_id)
@@ -185,39 +177,11 @@ class GraphLoader:
                 on_result(result[0] if result else {})
                 bar.update(len(chunk))
 
-    def load_entities(
-        self,
-        entities: Sequence[EntityRow],
-        community_id: str,
-        report: LoadReport,
-        *,
-        shared: bool = False,
-    ) -> set[str]:
-        """MERGE entities (ids must be distinct) and tie them to the community.
+    def _write_entities(self, load: PreparedLoad, report: LoadReport, shared: bool) -> set[str]:
+        """MERGE the entities and tie them to the community.
 
         Returns the ids refused: entities another community aggregates (unless `shared`).
         """
-        s = self.graph.settings
-        reserved = {s.id_property, s.name_property, s.embedding_property}
-        rows = []
-        for e in entities:
-            check_text(e.id, "entity id")
-            check_text(e.name, f"entity {e.id!r} name")
-            props: dict[str, Any] = {}
-            if e.description:
-                props[s.description_property] = check_text(
-                    e.description, f"entity {e.id!r} description", multiline=True
-                )
-            for key, value in e.attributes.items():
-                check_identifier(key, f"attribute of entity {e.id!r}")
-                if key in reserved:
-                    raise DatasetError(
-                        f"entity {e.id!r} has an attribute {key!r}, a reserved property; rename it"
-                    )
-                where = f"entity {e.id!r} attribute {key!r}"
-                props[key] = check_text_value(check_value(value, where), where)
-            labels = [check_identifier(label, "entity type label") for label in e.labels]
-            rows.append({"id": e.id, "name": e.name, "labels": labels, "props": props})
         refused: set[str] = set()
 
         def add(r: dict[str, Any]) -> None:
@@ -230,48 +194,24 @@ class GraphLoader:
             report.note_refused(ids)
             refused.update(ids)
 
-        self._batches(
-            "load_entities",
-            rows,
-            "entities",
-            {"community_id": community_id, "embedding_key": s.embedding_property, "shared": shared},
-            add,
-        )
+        params = {
+            "community_id": load.community_id,
+            "embedding_key": self.graph.settings.embedding_property,
+            "shared": shared,
+        }
+        self._batches("load_entities", load.entities, "entities", params, add)
         return refused
 
-    def load_relationships(
-        self,
-        relationships: Sequence[RelationRow],
-        report: LoadReport,
-        *,
-        community_id: str,
-        refused: Collection[str] = (),
-        shared: bool = False,
+    def _write_relationships(
+        self, load: PreparedLoad, report: LoadReport, refused: Collection[str], shared: bool
     ) -> None:
         """MERGE relationships (one per source, type, target) between existing entities.
 
         Not written: relationships touching a `refused` id, and (unless `shared`) those with an
-        endpoint `community_id` does not aggregate; both count as refused.
+        endpoint the community does not aggregate; both count as refused.
         """
-        rows = []
-        for r in relationships:
-            if r.source in refused or r.target in refused:
-                report.relationships_refused += 1
-                continue
-            rows.append(
-                {
-                    "source": r.source,
-                    "type": check_identifier(r.type, "relationship type"),
-                    "target": r.target,
-                    "props": {
-                        check_identifier(k, f"attribute of relationship {r.type}"): check_text_value(
-                            check_value(v, f"relationship {r.source} {r.type} {r.target} attribute {k!r}"),
-                            f"relationship {r.source} {r.type} {r.target} attribute {k!r}",
-                        )
-                        for k, v in r.attributes.items()
-                    },
-                }
-            )
+        rows = [r for r in load.relationships if r["source"] not in refused and r["target"] not in refused]
+        report.relationships_refused += len(load.relationships) - len(rows)
         matched = 0  # rows whose two endpoints exist (written or refused as foreign)
 
         def add(r: dict[str, Any]) -> None:
@@ -283,42 +223,23 @@ class GraphLoader:
             report.relationships_refused += int(r.get("foreign", 0))
             matched += total + int(r.get("foreign", 0))
 
-        self._batches(
-            "load_relationships",
-            rows,
-            "relationships",
-            {"community_id": community_id, "shared": shared},
-            add,
-        )
+        params = {"community_id": load.community_id, "shared": shared}
+        self._batches("load_relationships", rows, "relationships", params, add)
         report.relationships_missing_endpoint = len(rows) - matched
 
-    def load_chunks(
-        self,
-        chunks: Sequence[ChunkRow],
-        report: LoadReport,
-        *,
-        community_id: str,
-        refused: Collection[str] = (),
-        shared: bool = False,
+    def _write_chunks(
+        self, load: PreparedLoad, report: LoadReport, refused: Collection[str], shared: bool
     ) -> None:
         """MERGE provenance chunks and their MENTIONED_IN edges.
 
         Unless `shared`, a chunk that only other communities' entities mention is left as it is, and
-        mentions of `refused` ids or of entities outside `community_id` are not written.
+        mentions of `refused` ids or of entities outside the community are not written.
         """
         rows = []
-        for c in chunks:
-            check_text(c.id, "chunk id")
-            kept = [m for m in c.mentions if m not in refused]
-            report.mentions_refused += len(c.mentions) - len(kept)
-            rows.append(
-                {
-                    "id": c.id,
-                    "text": check_text(c.text, f"chunk {c.id!r} text", multiline=True),
-                    "source": check_text(c.source, f"chunk {c.id!r} source"),
-                    "mentions": kept,
-                }
-            )
+        for c in load.chunks:
+            kept = [m for m in c["mentions"] if m not in refused]
+            report.mentions_refused += len(c["mentions"]) - len(kept)
+            rows.append({**c, "mentions": kept})
 
         def add(r: dict[str, Any]) -> None:
             report.chunks += int(r.get("chunks", 0))
@@ -328,41 +249,42 @@ class GraphLoader:
             report.chunks_refused += len(ids)
             report.note_refused(ids)
 
-        self._batches("load_chunks", rows, "chunks", {"community_id": community_id, "shared": shared}, add)
+        params = {"community_id": load.community_id, "shared": shared}
+        self._batches("load_chunks", rows, "chunks", params, add)
 
     def load(self, dataset: Dataset, *, shared: bool = False) -> LoadReport:
         """Write a whole dataset: schema, ontology, community, entities, relationships, chunks.
 
-        An entity another community already aggregates is not changed and not tied to this
-        community, and nothing of this load touches it (relationships, mentions), unless `shared`:
-        the report counts and lists what was refused. `shared` is for graphs that share entities
-        between communities on purpose.
+        The whole dataset is checked first (:func:`~pathrag_gds.datasets.prepare.prepare`), so a
+        load refused for its data writes nothing. An entity another community already aggregates
+        is not changed and not tied to this community, and nothing of this load touches it
+        (relationships, mentions), unless `shared`: the report counts and lists what was refused.
+        `shared` is for graphs that share entities between communities on purpose.
+
+        Entity ids in another community's namespace (an unescaped `:`, docs/graph-model.md) are
+        refused; a `shared` load may name existing ones, to share them, but not create them.
 
         Raises:
-            DatasetError: bad text in the data, repeated ids, or (unless `shared`) an ontology
-                that other communities use and this load would change; nothing is written then.
+            DatasetError: bad text, names or values in the data, repeated ids, an entity id in
+                another community's namespace (unless `shared` and it exists), or (unless
+                `shared`) an ontology that other communities use and this load would change;
+                nothing is written then.
         """
         t0 = time.perf_counter()
-        check_dataset(dataset)
-        cid = dataset.community_id
-        if not cid.strip():
-            raise DatasetError("the community id is empty; give the community an id")
+        load = prepare(dataset, self.graph.settings, shared=shared)
+        cid = load.community_id
         report = LoadReport(cid)
-        counts = Counter(e.id for e in dataset.entities)
-        if len(counts) != len(dataset.entities):
-            dupes = sorted(i for i, n in counts.items() if n > 1)[:5]
-            raise DatasetError(f"entity ids must be distinct; repeated: {dupes}. Merge those entities")
         self.ensure_schema()
+        if load.foreign:
+            self.check_foreign_exist(load)
         if not shared:
             self.check_ontology_owner(dataset.ontology, cid)
         self.load_ontology(dataset.ontology)
         self.load_community(cid, dataset.ontology.id)
-        refused = self.load_entities(dataset.entities, cid, report, shared=shared)
-        self.load_relationships(
-            dataset.relationships, report, community_id=cid, refused=refused, shared=shared
-        )
-        if dataset.chunks:
-            self.load_chunks(dataset.chunks, report, community_id=cid, refused=refused, shared=shared)
+        refused = self._write_entities(load, report, shared)
+        self._write_relationships(load, report, refused, shared)
+        if load.chunks:
+            self._write_chunks(load, report, refused, shared)
         report.seconds = time.perf_counter() - t0
         if report.refused:
             log.warning("load of %s refused %d item(s) of other communities", cid, report.refused)

@@ -105,4 +105,19 @@ def split_entity_id(eid: str) -> tuple[str, str]:
     raise ValueError(f"{eid!r} is not a community-scoped entity id (no unescaped ':')")
 
 
-#: Refused in ids and names: control characters (Unicode Cc: C0, DEL, C1), lone surrogates (Cs) and
+def id_community(eid: str) -> str | None:
+    r"""The community whose namespace entity id `eid` is in, or None for a plain id.
+
+    An id with an unescaped `:` is community-scoped: the part before it (unescaped) names the
+    community, as in :func:`entity_id`, and only that community's loads may create the id. An id
+    without one (`bob`, `victim\:Target`) is plain: no triple-file id is plain, so plain ids never
+    collide with them.
+
+    Example:
+        >>> id_community("victim2:Target"), id_community("acme\\:secret:Plan"), id_community("bob")
+        ('victim2', 'acme:secret', None)
+    """
+    try:
+        return split_entity_id(eid)[0]
+    except ValueError:
+        return None

@@ -10,9 +10,10 @@ Formats:
 
 Blank lines and, except in metaqa files, lines starting with `#` are skipped. Every other line is a
 triple or a bad row (wrong number of fields, empty field, invalid JSON, relation not in the ontology,
-a control character or lone surrogate in a field, bytes that are not UTF-8), reported with its line
-number: nothing is dropped silently. Each line is decoded on its own, so one bad byte spoils only
-its line.
+an attribute name that cannot be a property name, a control character or lone surrogate in a field,
+bytes that are not UTF-8), reported with its line number: nothing is dropped silently, and a file
+without bad rows passes the loader's checks. Each line is decoded on its own, so one bad byte
+spoils only its line.
 
 Entities: the subject gets the relation's first source label, the object its first target label
 (from the ontology); a string used with several types is one entity with several labels. Entity
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.datasets.checks import is_identifier
 from pathrag_gds.datasets.loader import (
     Dataset,
     DatasetError,
@@ -153,6 +155,12 @@ def _triple_or_bad(line: int, fields: list[str], text: str, attrs: dict[str, Any
         if bad:
             return BadRow(line, f"bad character in {what}: {bad}; remove it", printable(text))
     for key, value in attrs.items():
+        if not is_identifier(key):
+            return BadRow(
+                line,
+                f"attribute name {key!r} is not a valid name: use letters, digits and '_' only",
+                printable(text),
+            )
         for v in value if isinstance(value, list) else [value]:
             bad = bad_character(v, multiline=True) if isinstance(v, str) else None
             if bad:

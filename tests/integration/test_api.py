@@ -15,18 +15,15 @@ from typing import Any
 
 import pytest
 import requests
-from api_testutil import AUTH, TOKEN, ServerThread, assert_error
+from api_testutil import AUTH, TOKEN, ServerThread, assert_error, slow_service
 from pathrag_testutil import run_cli
 
 from pathrag_gds.api import create_app
 from pathrag_gds.api.app import app_state
-from pathrag_gds.api.interrupt import InterruptibleScorer
 from pathrag_gds.api.runner import THREAD_PREFIX
 from pathrag_gds.api.sse import parse_events
 from pathrag_gds.config import Settings
 from pathrag_gds.graph import Graph
-from pathrag_gds.scoring import QuestionScorer, get_scorer
-from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
 
@@ -364,33 +361,6 @@ def test_health_and_info(server: ServerThread) -> None:
 
 
 # --- time limit, disconnect, saturation ---------------------------------------------------------------
-
-
-class SlowScorer:
-    """The real scorer, slowed down: each depth takes `delay` more seconds (so a search lasts)."""
-
-    def __init__(self, inner: Any, delay: float) -> None:
-        self.inner = inner
-        self.delay = delay
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def for_question(self, question: str) -> Any:
-        inner: QuestionScorer = self.inner.for_question(question)
-        delay = self.delay
-
-        class Slow:
-            def score(self, texts: Sequence[str]) -> list[float]:
-                time.sleep(delay)
-                return list(inner.score(texts))
-
-        return Slow()
-
-
-def slow_service(settings: Settings, delay: float) -> PathRag:
-    """A service whose scorer takes `delay` more seconds per chunk, interruptible like the server's own."""
-    return PathRag(settings, scorer=InterruptibleScorer(settings, SlowScorer(get_scorer(settings), delay)))
 
 
 def test_time_limit_answers_504(demo: Settings) -> None:

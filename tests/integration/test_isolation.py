@@ -200,16 +200,16 @@ def test_shared_load_changes_and_shares_only_when_asked(
     base = f"test_iso_{_uid()}"
     owner, other = f"{base}_owner", f"{base}_other"
     onto = _ontology(f"{base}_onto")
-    x = f"{base}:x"
+    x, cat = f"{base}_x", f"{other}:cat"  # a plain id (as in graph files), and one of `other`'s
     cleanup.extend([(graph, owner), (graph, other)])
     loader = GraphLoader(graph, progress=False)
     loader.load(Dataset(onto, owner, [EntityRow(x, "X", ("Place",), "The owner's.")]))
     mine = Dataset(
         onto,
         other,
-        [EntityRow(x, "X!", ("Place",), "Changed."), EntityRow(f"{base}:cat", "Cat", ("Animal",))],
-        [RelationRow(f"{base}:cat", "lives_in", x)],
-        [ChunkRow(f"{base}:c", "The cat lives in X.", mentions=(x, f"{base}:cat"))],
+        [EntityRow(x, "X!", ("Place",), "Changed."), EntityRow(cat, "Cat", ("Animal",))],
+        [RelationRow(cat, "lives_in", x)],
+        [ChunkRow(f"{base}:c", "The cat lives in X.", mentions=(x, cat))],
     )
 
     refused = loader.load(mine)

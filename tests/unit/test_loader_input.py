@@ -8,6 +8,7 @@ from typing import Any, cast
 
 import pytest
 
+from pathrag_gds.config import Settings
 from pathrag_gds.datasets.demo import dataset_from_mapping, read_graph_file
 from pathrag_gds.datasets.loader import (
     Dataset,
@@ -168,7 +169,9 @@ def test_graph_file_with_invalid_utf8_names_the_line(tmp_path: Path) -> None:
 
 
 class _NoWrites:
-    """A stand-in graph that fails the test if the loader touches it."""
+    """A stand-in graph (settings only) that fails the test if the loader reads or writes."""
+
+    settings = Settings.from_env({})
 
     def __getattr__(self, name: str) -> Any:
         raise AssertionError(f"the loader used the database ({name}) before checking the data")
