@@ -97,11 +97,12 @@ def tune_chains(
     from pathrag_gds.backend.model_folder import check_model_dir
     from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
     from pathrag_gds.export import write_manifest
+    from pathrag_gds.locations import find_model
 
     if options.seeds < 1:
         raise InvalidInput(f"seeds must be at least 1, got {options.seeds}")
     s = settings or get_settings()
-    check_model_dir(s.models_dir / s.embedding_model)  # before minutes of question generation
+    check_model_dir(find_model(s.models_dir, s.embedding_model))  # before minutes of question generation
     model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
     staging = model_dir.parent / f".{model_dir.name}.partial"
     if staging.exists():
