@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,9 @@ def tune_chains(
         }
         write_manifest(staging, first.manifest)
         _fit_ensemble_terms(first, staging, options, s, progress)
+    # when it was built (`python -m pathrag_gds info` shows it), as a path cross-encoder's manifest has it
+    first.manifest["chain"]["finished"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    write_manifest(staging, first.manifest)
     if model_dir.exists():
         shutil.rmtree(model_dir)
     staging.rename(model_dir)
