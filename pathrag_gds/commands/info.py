@@ -88,6 +88,6 @@ def run(args: argparse.Namespace) -> int:
             "or `load graph|triples ...`: docs/graph-model.md)"
         )
         return 0
-    n = len(communities)
-    print("\n".join(lines(communities, f"pathrag_gds {__version__}: {n} communities at {where}")))
+    n = f"{len(communities)} {'community' if len(communities) == 1 else 'communities'}"
+    print("\n".join(lines(communities, f"pathrag_gds {__version__}: {n} at {where}")))
     return 0
