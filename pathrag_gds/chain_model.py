@@ -61,13 +61,18 @@ NO_MODEL_INSTEAD = {
 def chain_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
     """`models/tuned-<community>/chain/`, the folder of `scoring.registry.community_folder(id)`.
 
+    With `models_dir` (where `tune` writes): under it. Without (to read): under `Settings.models_dir`,
+    else the installed wheel's shipped one (:func:`pathrag_gds.locations.find_model`).
+
     Example:
         >>> chain_model_dir(Settings(), "metaqa", Path("models")).as_posix()
         'models/tuned-metaqa/chain'
     """
-    from pathrag_gds.scoring import tuned_model_dir
+    from pathrag_gds.locations import find_model
+    from pathrag_gds.scoring.registry import community_folder
 
-    return tuned_model_dir(settings, community_id, models_dir) / CHAIN_FOLDER
+    name = f"tuned-{community_folder(community_id)}/{CHAIN_FOLDER}"
+    return models_dir / name if models_dir is not None else find_model(settings.models_dir, name)
 
 
 class ChainScorer:

@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "load",
     "index",
     "communities",
+    "info",
     "query",
     "eval",
     "intent",

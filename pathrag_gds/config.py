@@ -24,15 +24,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import PydanticCustomError
 
 from pathrag_gds.errors import ConfigError
+from pathrag_gds.locations import CYPHER_DIR as CYPHER_DIR  # re-exported
+from pathrag_gds.locations import HOME_DIR, IS_CHECKOUT, user_data_dir
+from pathrag_gds.locations import PACKAGE_DIR as PACKAGE_DIR  # re-exported
+from pathrag_gds.locations import ROOT_DIR as ROOT_DIR  # re-exported
 from pathrag_gds.mode_settings import DEFAULT_GRAPH_RULES as DEFAULT_GRAPH_RULES  # re-exported
 from pathrag_gds.mode_settings import GraphRule as GraphRule  # re-exported
 from pathrag_gds.mode_settings import ModeSettings
 from pathrag_gds.scoring_mode import ScoringMode as ScoringMode  # re-exported: Settings.mode
-
-#: The repository (or install) root: the parent of the package folder.
-PACKAGE_DIR = Path(__file__).resolve().parent
-ROOT_DIR = PACKAGE_DIR.parent
-CYPHER_DIR = ROOT_DIR / "cypher" if (ROOT_DIR / "cypher").is_dir() else PACKAGE_DIR / "cypher"
 
 
 def _metaqa_dir() -> Path:
@@ -90,12 +89,13 @@ class ConnectionSettings(BaseModel):
 
 
 class LocalServerSettings(BaseModel):
-    """The local Neo4j that `python -m pathrag_gds db start` runs, and where the repository is."""
+    """The local Neo4j that `python -m pathrag_gds db start` runs, and the home of what a user makes."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    home: Path = ROOT_DIR
-    neo4j_home: Path = ROOT_DIR / ".neo4j"
+    #: The checkout, or (installed from a wheel) the per-user data folder (`pathrag_gds.locations`).
+    home: Path = HOME_DIR
+    neo4j_home: Path = HOME_DIR / ".neo4j"
     bolt_port: int = 7687
     http_port: int = 7474
     #: JVM heap of the local server (-Xms = -Xmx). GDS projections and the beam's per-depth lists live on
@@ -265,8 +265,10 @@ class ModelSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    #: The folder of the ONNX models (`models/` of the repository; `PATHRAG_HOME/models` when set).
-    models_dir: Path = ROOT_DIR / "models"
+    #: The folder of the ONNX models and of those `tune` trains (`models/` of the checkout, else of the
+    #: per-user data folder; `PATHRAG_HOME/models` when set). Models are read from it first, then from
+    #: those an installed wheel ships (`locations.find_model`).
+    models_dir: Path = HOME_DIR / "models"
     embedding_model: str = "all-MiniLM-L6-v2"
     #: How the bi-encoder reads a path text: `sentences` embeds each distinct sentence once (cached
     #: across paths and queries) and scores a text by its best sentence cosine; `full` embeds the
@@ -289,7 +291,7 @@ class ModelSettings(BaseModel):
     #: Where sentence embeddings are kept across processes (one SQLite file per model,
     #: `backend/vector_store.py`): a new process (each CLI `query`) reads the sentences earlier ones
     #: embedded instead of embedding them again. `off`: no store.
-    vector_store_dir: str = str(ROOT_DIR / ".cache" / "vectors")
+    vector_store_dir: str = str(HOME_DIR / ".cache" / "vectors")
     quantization: str = "int8"
     threads: int = Field(default_factory=lambda: min(os.cpu_count() or 1, 4), ge=1, le=256)
     batch_size: int = Field(64, ge=1, le=4096)
@@ -391,6 +393,8 @@ class Settings(
             var = f"PATHRAG_{field.upper()}"
             if var in env and env[var] != "":
                 values[field] = env[var]
+        if "home" not in values and not IS_CHECKOUT:
+            values["home"] = user_data_dir(env)  # installed: what a user makes goes to the data folder
         if "home" in values:
             home = Path(values["home"])
             values.setdefault("neo4j_home", home / ".neo4j")

@@ -45,6 +45,7 @@ from pathrag_gds.backend.pooling import PoolingConfig, l2_normalize, pool
 from pathrag_gds.backend.session import clear_sessions, get_session
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput, ModelError
+from pathrag_gds.locations import find_model
 
 #: Names other modules have imported from here; they live in :mod:`pathrag_gds.backend`.
 __all__ = [
@@ -159,7 +160,8 @@ class Embedder:
         Args:
             settings: defaults for everything below (`get_settings()` when None).
             quantization: `"int8"` or `"fp32"`; default `Settings.quantization` (int8).
-            model_dir: the model folder; default `Settings.models_dir / Settings.embedding_model`.
+            model_dir: the model folder; default `Settings.embedding_model` under `Settings.models_dir`
+                (else the installed wheel's copy: `locations.find_model`).
             threads: onnxruntime intra-op threads; default `Settings.threads`.
 
         Returns:
@@ -170,7 +172,7 @@ class Embedder:
                 `python -m pathrag_gds models export`.
         """
         s = settings or get_settings()
-        folder = Path(model_dir) if model_dir is not None else s.models_dir / s.embedding_model
+        folder = Path(model_dir) if model_dir is not None else find_model(s.models_dir, s.embedding_model)
         return cls(
             folder,
             quantization=resolve_quantization(quantization, s),
@@ -286,7 +288,7 @@ def get_embedder(settings: Settings | None = None) -> Embedder:
         True
     """
     s = settings or get_settings()
-    key = (str(s.models_dir / s.embedding_model), s.quantization, s.threads)
+    key = (str(find_model(s.models_dir, s.embedding_model)), s.quantization, s.threads)
     with _embedders_lock:
         emb = _embedders.get(key)
         if emb is None:

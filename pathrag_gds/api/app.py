@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from pathrag_gds import __version__
 from pathrag_gds.api.auth import TokenTable
 from pathrag_gds.api.dbgate import DatabaseGate
+from pathrag_gds.api.docs_pages import install_docs, offline_docs
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, validation_message
 from pathrag_gds.api.explorer import router as explorer_router
 from pathrag_gds.api.guards import BodyGuard, LoopbackHostOnly
@@ -182,6 +183,7 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
             state.gate.close()
             state.sessions.close()
 
+    offline = offline_docs()
     app = FastAPI(
         title="pathrag_gds",
         version=__version__,
@@ -192,9 +194,13 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
             "PATHRAG_API_TOKENS_FILE); a token may query only the communities it was given."
         ),
         lifespan=lifespan,
+        # /docs and /redoc: ours (api/docs_pages.py), their assets served from here, not a CDN
+        docs_url=None if offline else "/docs",
+        redoc_url=None if offline else "/redoc",
     )
     app.state.api = state
     _install_error_handlers(app)
+    install_docs(app)
     app.include_router(router)
     app.include_router(explorer_router)  # the path explorer page at /ui
     app.add_middleware(BodyGuard, max_bytes=settings.api_max_body_bytes)

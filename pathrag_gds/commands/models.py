@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +59,11 @@ def run_export(args: argparse.Namespace) -> int:
     if args.cross_encoder is not None:
         result = export.export_cross_encoder(args.cross_encoder, out, name=args.name)
     elif not export.torch_available():
-        model_dir = out / (args.name or export.EMBEDDING_NAME)
+        from pathrag_gds.locations import find_model
+
+        name = args.name or export.EMBEDDING_NAME
+        # without --out, the model the installed wheel ships counts as committed
+        model_dir = out / name if args.out is not None else find_model(out, name)
         int8 = model_dir / MODEL_FILES["int8"]
         if not int8.is_file():
             raise ModelError(
@@ -103,23 +108,31 @@ def run_list(args: argparse.Namespace) -> int:
 
     from pathrag_gds.errors import ModelError
     from pathrag_gds.export import verify
+    from pathrag_gds.locations import PACKAGED_MODELS_DIR
 
     out = _models_dir(args)
-    if not out.is_dir():
+    # without --out: the user's models, then those the installed wheel ships (the user's win)
+    folders = [out] if args.out is not None else [out, PACKAGED_MODELS_DIR]
+    folders = [f for f in folders if f.is_dir()]
+    if not folders:
         raise ModelError(f"no models folder at {out}: run `python -m pathrag_gds models export`")
-    manifests = {}
-    for m in sorted(out.glob("*/manifest.json")):
-        manifests[m.parent.name] = json.loads(m.read_text(encoding="utf-8"))
+    manifests: dict[str, Any] = {}
+    where: dict[str, Path] = {}
+    for folder in reversed(folders):
+        for m in sorted(folder.glob("*/manifest.json")):
+            manifests[m.parent.name] = json.loads(m.read_text(encoding="utf-8"))
+            where[m.parent.name] = folder
     if not manifests:
         raise ModelError(f"no model manifests under {out}: run `python -m pathrag_gds models export`")
+    manifests = dict(sorted(manifests.items()))
     if args.json:
         print(json.dumps(manifests, indent=2, sort_keys=True))
         return 0
-    table = Table(title=f"models in {out}")
+    table = Table(title="models in " + " and ".join(str(f) for f in folders))
     for col in ("name", "kind", "dim", "max len", "licence", "file", "MB", "sha256"):
         table.add_column(col)
     for name, man in manifests.items():
-        status = verify(out / name)
+        status = verify(where[name] / name)
         for q, f in man.get("files", {}).items():
             ok = {True: "ok", False: "CHANGED", None: "missing"}[status.get(q)]
             table.add_row(

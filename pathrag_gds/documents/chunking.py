@@ -22,6 +22,7 @@ from tokenizers import Tokenizer
 
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import ConfigError, ModelError
+from pathrag_gds.locations import find_model
 
 
 @cache
@@ -62,7 +63,7 @@ class Chunker:
     @classmethod
     def from_settings(cls, settings: Settings) -> Chunker:
         """The chunker of the settings: the embedding model's tokenizer, `chunk_tokens`, `chunk_overlap`."""
-        model_dir = settings.models_dir / settings.embedding_model
+        model_dir = find_model(settings.models_dir, settings.embedding_model)
         return cls(
             model_dir / "tokenizer.json",
             settings.chunk_tokens,

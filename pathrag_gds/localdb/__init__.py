@@ -2,8 +2,10 @@
 
 The server is the real Neo4j 5.26 community server (`org.neo4j.server.CommunityEntryPoint`) with APOC
 core and the open Graph Data Science library on its classpath, run by `java` from a Neo4j home
-(`Settings.neo4j_home`, default `<repo>/.neo4j`) that holds `lib/`, `plugins/`, `conf/`, `data/`,
-`logs/` and `run/`. Jars come from `scripts/neo4j/pom.xml` through `scripts/neo4j/install.sh`.
+(`Settings.neo4j_home`, default `<repo>/.neo4j`, or `.neo4j/` of the per-user data folder when
+installed from a wheel: `pathrag_gds.locations`) that holds `lib/`, `plugins/`, `conf/`, `data/`,
+`logs/` and `run/`. Jars come from `scripts/neo4j/pom.xml` through `scripts/neo4j/install.sh` (a
+wheel carries both).
 
 Modules: `home` (a home's files), `java` (finding Java, installing the jars), `conf` (neo4j.conf,
 the command line, the first password), `process` (start, stop, the running pid), `status`.

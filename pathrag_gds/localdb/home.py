@@ -7,12 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pathrag_gds.config import ROOT_DIR
+from pathrag_gds.locations import HOME_DIR, NEO4J_SCRIPTS_DIR
 
-#: The folder with the pom.xml and install.sh that fetch the jars.
-SCRIPTS_DIR = ROOT_DIR / "scripts" / "neo4j"
-#: The default home, whose jars other homes (tests) link to instead of copying them again.
-DEFAULT_HOME = ROOT_DIR / ".neo4j"
+#: The folder with the pom.xml and install.sh that fetch the jars (`scripts/neo4j/` of the checkout,
+#: else the installed package's copy).
+SCRIPTS_DIR = NEO4J_SCRIPTS_DIR
+#: The default home (`.neo4j/` of the checkout or of the per-user data folder), whose jars other
+#: homes (tests) link to instead of copying them again.
+DEFAULT_HOME = HOME_DIR / ".neo4j"
 MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
 MIN_JAVA = 17
 

@@ -80,7 +80,10 @@ def ensure_installed(settings: Settings, out: Printer = print) -> None:
         return
     script = SCRIPTS_DIR / "install.sh"
     if not script.is_file():
-        raise LocalServerError(f"{script} is missing: run from a checkout of pathrag_gds, or set NEO4J_URI")
+        raise LocalServerError(
+            f"{script} is missing: reinstall pathrag_gds (its wheel carries it) or run from a checkout, "
+            "or set NEO4J_URI to your own Neo4j"
+        )
     if shutil.which("mvn") is None:
         raise LocalServerError(
             f"the Neo4j jars are not installed in {paths.home} and Maven (mvn) is not on PATH: "

@@ -10,6 +10,7 @@ from pathlib import Path
 from pathrag_gds.backend.vector_store import VectorStore, store_name
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, get_embedder
+from pathrag_gds.locations import find_model
 from pathrag_gds.scoring.base import Scorer
 from pathrag_gds.scoring.bi_encoder import BiEncoderScorer
 from pathrag_gds.scoring.cascade import CascadeScorer
@@ -59,9 +60,11 @@ def community_folder(community_id: str) -> str:
 
 
 def tuned_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
-    """Where `tune` puts the models of a community: `models/tuned-<community>/`.
+    """The folder of a community's models: `models/tuned-<community>/`.
 
     The folder name is :func:`community_folder` of the id: distinct communities never share one.
+    With `models_dir` (where `tune` writes): that folder under it. Without (to read): under
+    `Settings.models_dir`, else the installed wheel's shipped one (:func:`locations.find_model`).
 
     Example:
         >>> tuned_model_dir(Settings(), "metaqa", Path("models")).as_posix()
@@ -69,7 +72,8 @@ def tuned_model_dir(settings: Settings, community_id: str, models_dir: Path | No
         >>> tuned_model_dir(Settings(), "DefaultCommunity:FictionalStories", Path("models")).as_posix()
         'models/tuned-DefaultCommunity%3AFictionalStories'
     """
-    return (models_dir or settings.models_dir) / f"tuned-{community_folder(community_id)}"
+    name = f"tuned-{community_folder(community_id)}"
+    return models_dir / name if models_dir is not None else find_model(settings.models_dir, name)
 
 
 _scorers: dict[tuple[object, ...], Scorer] = {}
@@ -94,7 +98,8 @@ def _vector_store(s: Settings, emb: Embedder) -> VectorStore | None:
 
 def _bi_scorer(s: Settings) -> BiEncoderScorer:
     pooling = s.bi_encoder_pooling
-    key: tuple[object, ...] = (str(s.models_dir / s.embedding_model), s.quantization, s.threads, pooling)
+    model = find_model(s.models_dir, s.embedding_model)
+    key: tuple[object, ...] = (str(model), s.quantization, s.threads, pooling)
     scorer = _scorers.get(key)
     if scorer is None:
         emb = get_embedder(s)

@@ -110,7 +110,7 @@ def rebuild_pool(
     s = settings or get_settings()
     if depth < 1:
         raise InvalidInput(f"--pool-depth must be at least 1, got {depth}")
-    model_dir = chain_model_dir(s, community)
+    model_dir = chain_model_dir(s, community, s.models_dir)  # rewritten: the user's own, never a shipped one
     if not (model_dir / "manifest.json").is_file():
         raise ModelError(
             f"{model_dir} holds no chain model: run `python -m pathrag_gds tune --community {community}`"

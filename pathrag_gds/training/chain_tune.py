@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -97,11 +98,12 @@ def tune_chains(
     from pathrag_gds.backend.model_folder import check_model_dir
     from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
     from pathrag_gds.export import write_manifest
+    from pathrag_gds.locations import find_model
 
     if options.seeds < 1:
         raise InvalidInput(f"seeds must be at least 1, got {options.seeds}")
     s = settings or get_settings()
-    check_model_dir(s.models_dir / s.embedding_model)  # before minutes of question generation
+    check_model_dir(find_model(s.models_dir, s.embedding_model))  # before minutes of question generation
     model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
     staging = model_dir.parent / f".{model_dir.name}.partial"
     if staging.exists():
@@ -134,6 +136,9 @@ def tune_chains(
         }
         write_manifest(staging, first.manifest)
         _fit_ensemble_terms(first, staging, options, s, progress)
+    # when it was built (`python -m pathrag_gds info` shows it), as a path cross-encoder's manifest has it
+    first.manifest["chain"]["finished"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    write_manifest(staging, first.manifest)
     if model_dir.exists():
         shutil.rmtree(model_dir)
     staging.rename(model_dir)

@@ -40,7 +40,7 @@ def refit_terms(
     from pathrag_gds.training.near_fit import fit_terms
 
     s = settings or get_settings()
-    model_dir = chain_model_dir(s, community)
+    model_dir = chain_model_dir(s, community, s.models_dir)  # rewritten: the user's own, never a shipped one
     if not (model_dir / "manifest.json").is_file():
         raise ModelError(
             f"{model_dir} holds no chain model: run `python -m pathrag_gds tune --community {community}`"

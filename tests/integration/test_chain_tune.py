@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +55,7 @@ def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["chain"]["members"] == ["member-1"]
     assert manifest["chain"]["ensemble"]["seeds"] == [0, 1]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", manifest["chain"]["finished"])  # `info` shows it
     member = json.loads((folder / "member-1" / "manifest.json").read_text(encoding="utf-8"))
     assert member["chain"]["options"]["seed"] == 1
     assert not any(p.name.startswith(".") for p in folder.parent.iterdir())  # no staging folder left
