@@ -30,7 +30,7 @@ import numpy as np
 from pathrag_gds.config import Settings
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.nouns import NounWeights
-from pathrag_gds.search.planner import ChainScoreFn
+from pathrag_gds.search.planner import ChainScoreFn, answer_type_terms
 from pathrag_gds.search.schema import Chain
 from pathrag_gds.search.topics import ChainScorers
 
@@ -92,10 +92,7 @@ class BaseChainScorer:
         self, type_scores: Mapping[str, float], scale: float = 1.0
     ) -> dict[str, float] | None:
         """End label -> the intent's score of that type, times the fixed weight (None: off)."""
-        weight = self.answer_type_weight * scale
-        if not weight or not type_scores:
-            return None
-        return {label: weight * float(v) for label, v in type_scores.items()}
+        return answer_type_terms(type_scores, self.answer_type_weight * scale)
 
     def nouns_for(
         self, masked_question: str, ontology: Ontology, scale: float = 1.0

@@ -36,7 +36,7 @@ from pathrag_gds.search.near import (
     window_features,
 )
 from pathrag_gds.search.nouns import NounWeights, noun_prefixes
-from pathrag_gds.search.planner import ChainScoreFn
+from pathrag_gds.search.planner import ChainScoreFn, answer_type_terms
 from pathrag_gds.search.schema import Chain, ontology_fingerprint
 
 log = logging.getLogger(__name__)
@@ -326,10 +326,7 @@ class ChainScorer:
             >>> scorer.answer_types_for({"Country": 0.8, "City": 0.2})  # doctest: +SKIP
             {'Country': 0.048, 'City': 0.012}
         """
-        weight = self.answer_type_weight * scale
-        if not weight or not type_scores:
-            return None
-        return {label: weight * float(v) for label, v in type_scores.items()}
+        return answer_type_terms(type_scores, self.answer_type_weight * scale)
 
     def nouns_for(
         self, masked_question: str, ontology: Ontology, scale: float = 1.0

@@ -265,6 +265,20 @@ class ChainPlan:
         return ChainPlan(kept, self.texts, self.scored, self.reserve, self.keep)
 
 
+def answer_type_terms(type_scores: Mapping[str, float], weight: float) -> dict[str, float] | None:
+    """End label -> the answer-type term of a chain ending there: its intent score times `weight`.
+
+    None when `weight` is 0 or there are no scores (the term is off).
+
+    Example:
+        >>> answer_type_terms({"Country": 0.8, "City": 0.2}, 0.5)
+        {'Country': 0.4, 'City': 0.1}
+    """
+    if not weight or not type_scores:
+        return None
+    return {label: weight * float(v) for label, v in type_scores.items()}
+
+
 def softmax(scores: Sequence[float], temperature: float) -> list[float]:
     """Softmax of `scores / temperature` (numerically stable).
 
