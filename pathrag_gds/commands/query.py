@@ -19,9 +19,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `query` command."""
     p = sub.add_parser("query", help="answer one question with ranked graph paths")
     p.add_argument("question", help="the question, in words (quote it)")
-    p.add_argument("--top-n", type=int, default=None, help="paths to return (default 5)")
-    p.add_argument("--max-depth", type=int, default=None, help="longest path in hops (default 6)")
-    p.add_argument("--seed-n", type=int, default=None, help="seed entities (default 30)")
+    p.add_argument(
+        "--top-n", type=int, default=None, help="paths to return (1-50, default 5; PATHRAG_API_MAX_TOP_N)"
+    )
+    p.add_argument(
+        "--max-depth",
+        type=int,
+        default=None,
+        help="longest path in hops (1-6, default 6; PATHRAG_API_MAX_HOP_DEPTH)",
+    )
+    p.add_argument(
+        "--seed-n", type=int, default=None, help="seed entities (1-100, default 30; PATHRAG_API_MAX_SEED_N)"
+    )
     p.add_argument(
         "--mode",
         choices=[*MODES, *(m.value for m in ScoringMode)],
