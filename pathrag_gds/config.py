@@ -1,4 +1,6 @@
-"""Settings: one home for every knob, read from the environment (`NEO4J_*`, `PATHRAG_*`).
+"""Settings: one home for every knob, from the environment (`NEO4J_*`, `PATHRAG_*`) over a file.
+
+The file: `.env` or TOML (`pathrag_gds.settings_files`); every variable: docs/settings.md.
 
 Grouped by what they set: the connection, the local server, the graph's names, documents, the
 search, the models, the retrieval modes and the HTTP API (one base class each); :class:`Settings`
@@ -32,6 +34,7 @@ from pathrag_gds.mode_settings import DEFAULT_GRAPH_RULES as DEFAULT_GRAPH_RULES
 from pathrag_gds.mode_settings import GraphRule as GraphRule  # re-exported
 from pathrag_gds.mode_settings import ModeSettings
 from pathrag_gds.scoring_mode import ScoringMode as ScoringMode  # re-exported: Settings.mode
+from pathrag_gds.settings_files import CONNECTION_VARS, layered_env, variable_of
 
 
 def _metaqa_dir() -> Path:
@@ -367,24 +370,18 @@ class Settings(
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
-        """Read settings from environment variables, then apply keyword overrides.
+        """Read settings from environment variables over the settings files, then apply overrides.
 
         `NEO4J_URI`, `NEO4J_USER`, `NEO4J_PASSWORD`, `NEO4J_DATABASE` set the connection; every other
-        field is `PATHRAG_<FIELD NAME IN UPPER CASE>` (e.g. `PATHRAG_TOP_N=10`).
+        field is `PATHRAG_<FIELD NAME IN UPPER CASE>` (e.g. `PATHRAG_TOP_N=10`). Files: a `.env` or
+        TOML file (`pathrag_gds.settings_files`; docs/settings.md); the environment wins over them.
 
         Raises:
             ConfigError: a variable holds a value of the wrong kind; the message names it.
         """
-        env = os.environ if env is None else env
+        env = layered_env(env, cls.model_fields)
         values: dict[str, Any] = {}
-        mapping = {
-            "NEO4J_URI": "neo4j_uri",
-            "NEO4J_USER": "neo4j_user",
-            "NEO4J_USERNAME": "neo4j_user",
-            "NEO4J_PASSWORD": "neo4j_password",
-            "NEO4J_DATABASE": "neo4j_database",
-        }
-        for var, field in mapping.items():
+        for var, field in CONNECTION_VARS.items():
             if env.get(var):
                 values[field] = env[var]
         if env.get("NEO4J_URI"):
@@ -406,8 +403,10 @@ class Settings(
         except ValidationError as exc:
             first = exc.errors()[0]
             field = str(first["loc"][0]) if first["loc"] else "?"
-            var = next((k for k, v in mapping.items() if v == field), f"PATHRAG_{field.upper()}")
-            msg = f"invalid setting {var}: {first['msg']}. Fix the variable or unset it."
+            var = variable_of(field)
+            msg = (
+                f"invalid setting {var}: {first['msg']}. Fix the variable (or the settings file) or unset it."
+            )
             raise ConfigError(msg) from exc
         if "neo4j_uri" not in values and "bolt_port" in values:
             settings = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{settings.bolt_port}"})

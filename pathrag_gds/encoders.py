@@ -234,9 +234,9 @@ class Embedder:
         batches = list(length_sorted_batches([len(e.ids) for e in encodings], bs))
         progress: Any = None
         if show_progress:
-            from tqdm import tqdm
+            from pathrag_gds.progress import bar
 
-            progress = tqdm(total=len(encodings), desc="encode", unit="text")
+            progress = bar(len(encodings), "encode", "text")
         for idx in batches:
             ids, mask, types = pad_batch([encodings[i] for i in idx], self.pad_id)
             out[idx] = self.run(ids, mask, types)

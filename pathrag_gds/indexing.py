@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from tqdm import tqdm
 
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
 from pathrag_gds.paths import EntityRecord
+from pathrag_gds.progress import bar as progress_bar
+from pathrag_gds.progress import set_share
 from pathrag_gds.serialize import entity_text
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ def embed_entities(
     after = ""
     batches = 0
     t0 = time.perf_counter()
-    with tqdm(total=report.pending, desc="embed", unit="entity", disable=not progress) as bar:
+    with progress_bar(report.pending, "embed", "entity", enabled=progress) as bar:
         while max_batches is None or batches < max_batches:
             rows = graph.read(
                 query,
@@ -237,10 +238,9 @@ def ensure_vector_index(
             f"{expected[0]}{expected[1]} with {dim}: drop it (DROP INDEX {name}) or set {setting}"
         )
     deadline = time.monotonic() + timeout
-    with tqdm(total=100.0, desc="vector index", unit="%", disable=not progress) as bar:
+    with progress_bar(100.0, f"vector index {name}", "%", enabled=progress, percent=True) as bar:
         while True:
-            bar.n = float(state.get("populationPercent") or 0.0)
-            bar.refresh()
+            set_share(bar, float(state.get("populationPercent") or 0.0))
             if state.get("state") == "ONLINE":
                 return state
             if state.get("state") == "FAILED":

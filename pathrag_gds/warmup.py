@@ -31,11 +31,20 @@ from pathrag_gds.config import Settings
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.errors import PathRagError
 from pathrag_gds.graph import Graph
+from pathrag_gds.progress import quiet
 
 if TYPE_CHECKING:
     from pathrag_gds.service import PathRag
 
 log = logging.getLogger(__name__)
+
+#: Loggers of the hints a question may log, kept quiet while warming (shown with `-v`).
+HINT_LOGGERS = (
+    "pathrag_gds.chain_model",
+    "pathrag_gds.scoring.registry",
+    "pathrag_gds.catalog",
+    "pathrag_gds.intent",
+)
 
 #: Communities warmed: the demo's, then the largest (plans are shared by all; the data read is per
 #: community).
@@ -75,12 +84,15 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
         )
         service = _service(graph, settings)
         free: PathRag | None = None  # built only for a community with a chain model
-        for cid, _ in sizes[:max_communities]:
-            report.queries += _warm_community(graph, service, cid)
-            if settings.chain_planning and chain_model_dir(settings, cid).is_dir():
-                free = free or _service(graph, settings.model_copy(update={"chain_planning": False}))
-                report.queries += _warm_community(graph, free, cid)
-            report.communities.append(cid)
+        # a question's hints (no chain model, no tuned model, no stored ontology) are for one who
+        # asks it: `db start` said one per community it warmed; `-v` shows them
+        with quiet(*HINT_LOGGERS):
+            for cid, _ in sizes[:max_communities]:
+                report.queries += _warm_community(graph, service, cid)
+                if settings.chain_planning and chain_model_dir(settings, cid).is_dir():
+                    free = free or _service(graph, settings.model_copy(update={"chain_planning": False}))
+                    report.queries += _warm_community(graph, free, cid)
+                report.communities.append(cid)
     except Neo4jError as exc:
         log.warning("warm-up stopped early (the first question will be slower): %s", exc.message or exc)
     except PathRagError as exc:

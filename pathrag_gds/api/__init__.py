@@ -7,6 +7,18 @@ Example:
 
 from __future__ import annotations
 
-from pathrag_gds.api.app import create_app, create_app_from_env
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathrag_gds.api.app import create_app, create_app_from_env
 
 __all__ = ["create_app", "create_app_from_env"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the app lazily: the CLI reads the request and response models without FastAPI."""
+    if name in __all__:
+        from pathrag_gds.api import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,6 @@ password); a session is bound to a database NAMED in the server's configuration.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +16,8 @@ from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.modes import MODES
 from pathrag_gds.provenance import parse_as_of
+from pathrag_gds.validation import QueryLimits, check_options, check_question, default_options
+from pathrag_gds.validation import has_words as has_words  # re-exported
 
 #: Query modes (`pathrag_gds.modes`): `local` walks the graph (the beam search), `global` reads the
 #: cluster summaries, `hybrid` ranks paths with their clusters, `mix` scores vector and graph results
@@ -74,11 +75,6 @@ def _refuse_surrogates(data: Any) -> Any:
     return data
 
 
-def has_words(text: str) -> bool:
-    """True when `text` holds a letter or a digit (not only spaces, punctuation, symbols, controls)."""
-    return any(unicodedata.category(c)[0] in "LN" for c in text)
-
-
 def _check_mode(v: str | None) -> str | None:
     if v is not None and v not in VALID_MODES:
         raise ValueError(f"mode must be one of {', '.join(VALID_MODES)} (got {v!r})")
@@ -120,7 +116,11 @@ class QueryOptions(BaseModel):
 class QueryRequest(QueryOptions):
     """`POST /v1/query` and `POST /v1/sessions/{id}/query`."""
 
-    question: str = Field(..., description="the question, in words")
+    question: str = Field(
+        ...,
+        description="the question, in words: at least one letter or digit, at most "
+        "PATHRAG_API_MAX_QUESTION_CHARS characters (the CLI's rules, `pathrag_gds.validation`)",
+    )
     stream: bool = Field(False, description="answer with Server-Sent Events, one per depth, then the result")
     as_of: str | None = Field(
         None,
@@ -141,16 +141,6 @@ class QueryRequest(QueryOptions):
         le=1.0,
         description="hybrid: weight of the cluster summary's match added to a path's score",
     )
-
-    @field_validator("question")
-    @classmethod
-    def _question(cls, v: str) -> str:
-        if not has_words(v):
-            raise ValueError(
-                "empty question: it has no letters or digits (only spaces, punctuation, symbols or "
-                "control characters); pass a question in words"
-            )
-        return v
 
 
 class SessionCreate(QueryOptions):
@@ -197,18 +187,18 @@ def resolve(
     *,
     question: str | None = None,
 ) -> Effective:
-    """Fill options from session or server defaults and check them against the configured limits.
+    """Fill options from session or server defaults; check them and the question as the CLI does.
+
+    The rules and messages are :func:`pathrag_gds.validation.check_query`'s.
 
     Raises:
         ApiError: 422 naming the field, its allowed range and what was sent.
     """
     s = settings
+    limits = QueryLimits.of(s)
+    hop_depth, top_n, seed_n = default_options(s, limits)
     base = defaults or Effective(
-        mode="local",
-        hop_depth=min(s.max_depth, s.api_max_hop_depth) or 1,
-        top_n=min(s.top_n, s.api_max_top_n),
-        seed_n=min(s.seed_n, s.api_max_seed_n),
-        community_id=None,
+        mode="local", hop_depth=hop_depth, top_n=top_n, seed_n=seed_n, community_id=None
     )
     eff = Effective(
         mode=request.mode if request.mode is not None else base.mode,
@@ -217,18 +207,12 @@ def resolve(
         seed_n=request.seed_n if request.seed_n is not None else base.seed_n,
         community_id=request.community_id if request.community_id is not None else base.community_id,
     )
-    checks = (
-        ("hop_depth", eff.hop_depth, 1, s.api_max_hop_depth),
-        ("top_n", eff.top_n, 1, s.api_max_top_n),
-        ("seed_n", eff.seed_n, 1, s.api_max_seed_n),
-    )
-    for name, value, lo, hi in checks:
-        if not lo <= value <= hi:
-            raise ApiError(
-                422,
-                "invalid_request",
-                f"{name} must be between {lo} and {hi} (got {value}): send a value in range",
-            )
+    try:
+        if question is not None:
+            check_question(question, limits.question_chars)
+        check_options(limits, hop_depth=eff.hop_depth, top_n=eff.top_n, seed_n=eff.seed_n)
+    except InvalidInput as exc:
+        raise ApiError(422, "invalid_request", str(exc)) from exc
     if eff.mode in NO_HOPS:
         eff.hop_depth = 0  # naive: vector seeds only, scored, no expansion; global: cluster summaries
     if isinstance(request, QueryRequest):
@@ -245,10 +229,4 @@ def resolve(
         except InvalidInput as exc:
             raise ApiError(422, "invalid_request", str(exc)) from exc
         eff.as_of = request.as_of
-    if question is not None and len(question) > s.api_max_question_chars:
-        raise ApiError(
-            422,
-            "invalid_request",
-            f"the question is {len(question)} characters; keep it to {s.api_max_question_chars} or fewer",
-        )
     return eff

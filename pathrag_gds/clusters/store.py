@@ -16,10 +16,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from pathrag_gds.clusters.summary import Facts, Member, Summary
 from pathrag_gds.graph import Graph
+from pathrag_gds.progress import bar
 
 #: MEMBER_OF edges written per transaction (clusters are batched until they reach it).
 MEMBERS_PER_BATCH = 20000
@@ -101,7 +101,7 @@ def write_clusters(
     ]
     graph.schema_command("schema_cluster_community")
     try:
-        with tqdm(total=len(rows), desc="write clusters", unit="cluster", disable=not progress) as bar:
+        with bar(len(rows), "write clusters", "cluster", enabled=progress) as shown:
             for batch in _batches(rows):
                 graph.write(
                     "cluster_write",
@@ -110,7 +110,7 @@ def write_clusters(
                     run=run,
                     embedding_key=graph.settings.embedding_property,
                 )
-                bar.update(len(batch))
+                shown.update(len(batch))
         committed = graph.write("cluster_commit", community=community, run=run)
     except BaseException:
         delete_clusters_of_run(graph, community, run)

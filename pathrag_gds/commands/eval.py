@@ -55,12 +55,9 @@ def run_bob(args: argparse.Namespace) -> int:
     Raises:
         InvalidInput: the file cannot be read, holds no such set, or its graph is not loaded.
     """
-    import sys
-
-    from tqdm import tqdm
-
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.bob import load_suite, run_suite
+    from pathrag_gds.progress import bar as progress_bar
     from pathrag_gds.service import get_pathrag_service
 
     suite = load_suite(args.questions)
@@ -80,7 +77,7 @@ def run_bob(args: argparse.Namespace) -> int:
     mode = ScoringMode(args.mode) if args.mode else service.settings.mode
     questions = suite.sets[name]
     service.pathrag(questions[0].query, community_id=suite.community_id, mode=mode)  # warm: models load
-    with tqdm(total=len(questions), desc=name, unit="q", file=sys.stderr, dynamic_ncols=True) as bar:
+    with progress_bar(len(questions), name, "q") as bar:
 
         def tick(_row: dict[str, Any]) -> None:
             bar.update(1)

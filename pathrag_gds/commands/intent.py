@@ -18,8 +18,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Infer and print the intent; named entities come from the vector seeds of the question."""
+    from pathrag_gds.config import get_settings
     from pathrag_gds.service import get_pathrag_service
+    from pathrag_gds.validation import QueryLimits, check_question
 
+    check_question(args.question, QueryLimits.of(get_settings()).question_chars)  # as `query` and HTTP
     service = get_pathrag_service()
     ontology = service.ontology_for(args.community, args.ontology)
     entities = service.seed_entities(args.question, args.community)

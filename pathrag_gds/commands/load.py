@@ -186,7 +186,7 @@ def run_triples(args: argparse.Namespace) -> int:
         )
     ontology = read_ontology(args.ontology or METAQA_ONTOLOGY)
     community = args.community or ("metaqa" if fmt == "metaqa" else args.file.stem)
-    tf = read_triples(args.file, fmt, ontology, community, limit=args.limit)
+    tf = read_triples(args.file, fmt, ontology, community, limit=args.limit, progress=True)
     print(
         f"{args.file}: {tf.lines_read:,} lines, {tf.triples:,} triples ({tf.duplicates:,} repeated), "
         f"{len(tf.dataset.entities):,} entities, {len(tf.bad_rows):,} bad rows"

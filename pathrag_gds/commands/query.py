@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import uuid
 
 from rich.console import Console
 from rich.table import Table
@@ -18,9 +19,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `query` command."""
     p = sub.add_parser("query", help="answer one question with ranked graph paths")
     p.add_argument("question", help="the question, in words (quote it)")
-    p.add_argument("--top-n", type=int, default=None, help="paths to return (default 5)")
-    p.add_argument("--max-depth", type=int, default=None, help="longest path in hops (default 6)")
-    p.add_argument("--seed-n", type=int, default=None, help="seed entities (default 30)")
+    p.add_argument(
+        "--top-n", type=int, default=None, help="paths to return (1-50, default 5; PATHRAG_API_MAX_TOP_N)"
+    )
+    p.add_argument(
+        "--max-depth",
+        type=int,
+        default=None,
+        help="longest path in hops (1-6, default 6; PATHRAG_API_MAX_HOP_DEPTH)",
+    )
+    p.add_argument(
+        "--seed-n", type=int, default=None, help="seed entities (1-100, default 30; PATHRAG_API_MAX_SEED_N)"
+    )
     p.add_argument(
         "--mode",
         choices=[*MODES, *(m.value for m in ScoringMode)],
@@ -49,22 +59,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the query and print a table (or JSON)."""
+    """Run the query and print a table (or JSON: the HTTP API's `QueryResponse`)."""
+    from pathrag_gds.config import get_settings
     from pathrag_gds.service import get_pathrag_service
+    from pathrag_gds.validation import QueryLimits, check_query, default_options
 
+    settings = get_settings()
+    limits = QueryLimits.of(settings)
+    hop_depth, top_n, seed_n = default_options(settings, limits)
+    hop_depth = hop_depth if args.max_depth is None else args.max_depth
+    top_n = top_n if args.top_n is None else args.top_n
+    seed_n = seed_n if args.seed_n is None else args.seed_n
+    check_query(args.question, limits, hop_depth=hop_depth, top_n=top_n, seed_n=seed_n)
     result = get_pathrag_service().pathrag(
         args.question,
         community_id=args.community,
         ontology_id=args.ontology,
-        top_n=args.top_n,
-        max_depth=args.max_depth,
-        seed_n=args.seed_n,
+        top_n=top_n,
+        max_depth=hop_depth,
+        seed_n=seed_n,
         mode=args.mode,
         as_of=args.as_of,
         weights=parse_weights(getattr(args, "weight", [])),
     )
     if args.json:
-        print(json.dumps(result.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(response_json(result, hop_depth=hop_depth, top_n=top_n, seed_n=seed_n))
         return 0
     console = Console()
     if result.clusters and not result.paths:
@@ -81,6 +100,29 @@ def run(args: argparse.Namespace) -> int:
         + "[/dim]"
     )
     return 0
+
+
+def response_json(result: PathRagResult, *, hop_depth: int, top_n: int, seed_n: int) -> str:
+    """The result as the HTTP API answers it (`QueryResponse`, docs/http-api.md), indented."""
+    from pathrag_gds.api.requests import NO_HOPS, Effective
+    from pathrag_gds.api.responses import query_response
+    from pathrag_gds.config import get_settings
+
+    eff = Effective(
+        mode=result.mode,
+        hop_depth=0 if result.mode in NO_HOPS else hop_depth,
+        top_n=top_n,
+        seed_n=seed_n,
+        community_id=result.community_id,
+    )
+    response = query_response(
+        result,
+        eff,
+        question=result.query,
+        request_id=uuid.uuid4().hex[:16],
+        database_name=get_settings().neo4j_database,
+    )
+    return json.dumps(response.model_dump(mode="json"), indent=2, ensure_ascii=False)
 
 
 def parse_weights(items: list[str]) -> dict[str, float | None]:

@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
 @contextlib.contextmanager
 def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
     """A progress callback `(stage, done, total, note)` drawing one bar per stage, closed at the end."""
-    from tqdm import tqdm
+    from pathrag_gds.progress import bar as progress_bar
 
     bars: dict[str, Any] = {}
 
@@ -208,11 +208,11 @@ def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
             for other in bars.values():
                 other.close()
             unit = "step" if stage.startswith("train") else "text" if stage.startswith("chain texts") else "q"
-            bar = bars[stage] = tqdm(total=total, desc=stage, unit=unit)
-        bar.n = done
+            bar = bars[stage] = progress_bar(total, stage, unit)
+        if done > bar.n:
+            bar.update(done - bar.n)  # an update, not `bar.n =`: the rate and ETA follow the pace
         if note:
-            bar.set_postfix_str(note)
-        bar.refresh()
+            bar.set_description_str(f"{stage} ({note})")
 
     try:
         yield progress

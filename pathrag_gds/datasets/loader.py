@@ -19,8 +19,6 @@ import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from tqdm import tqdm
-
 from pathrag_gds.clusters.store import delete_clusters
 from pathrag_gds.datasets.checks import (
     bad_character,
@@ -45,6 +43,7 @@ from pathrag_gds.datasets.rows import (
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
+from pathrag_gds.progress import bar as progress_bar
 
 #: Moved to `rows`, `checks`, `load_report` and `prepare`; still importable from here.
 __all__ = [
@@ -171,7 +170,7 @@ class GraphLoader:
         params: Mapping[str, Any],
         on_result: Callable[[dict[str, Any]], None],
     ) -> None:
-        with tqdm(total=len(rows), desc=desc, unit="row", disable=not self.progress, leave=True) as bar:
+        with progress_bar(len(rows), desc, "row", enabled=self.progress) as bar:
             for chunk in batched(rows, self.batch_size):
                 result = self.graph.write(name, rows=list(chunk), **params)
                 on_result(result[0] if result else {})
@@ -199,7 +198,7 @@ class GraphLoader:
             "embedding_key": self.graph.settings.embedding_property,
             "shared": shared,
         }
-        self._batches("load_entities", load.entities, "entities", params, add)
+        self._batches("load_entities", load.entities, "write entities", params, add)
         return refused
 
     def _write_relationships(
@@ -224,7 +223,7 @@ class GraphLoader:
             matched += total + int(r.get("foreign", 0))
 
         params = {"community_id": load.community_id, "shared": shared}
-        self._batches("load_relationships", rows, "relationships", params, add)
+        self._batches("load_relationships", rows, "write relationships", params, add)
         report.relationships_missing_endpoint = len(rows) - matched
 
     def _write_chunks(
@@ -250,7 +249,7 @@ class GraphLoader:
             report.note_refused(ids)
 
         params = {"community_id": load.community_id, "shared": shared}
-        self._batches("load_chunks", rows, "chunks", params, add)
+        self._batches("load_chunks", rows, "write chunks", params, add)
 
     def load(self, dataset: Dataset, *, shared: bool = False) -> LoadReport:
         """Write a whole dataset: schema, ontology, community, entities, relationships, chunks.

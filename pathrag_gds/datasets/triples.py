@@ -52,6 +52,7 @@ from pathrag_gds.datasets.loader import (
     entity_id,
 )
 from pathrag_gds.ontology import Ontology
+from pathrag_gds.progress import bar as progress_bar
 
 FORMATS = ("metaqa", "tsv", "csv", "jsonl")
 
@@ -325,7 +326,13 @@ def read_triples_text(
 
 
 def read_triples(
-    path: str | Path, fmt: str, ontology: Ontology, community_id: str, limit: int | None = None
+    path: str | Path,
+    fmt: str,
+    ontology: Ontology,
+    community_id: str,
+    limit: int | None = None,
+    *,
+    progress: bool = False,
 ) -> TripleFile:
     """Read a triple file into a dataset of one community.
 
@@ -335,6 +342,7 @@ def read_triples(
         ontology: relation types with their source and target entity types.
         community_id: the community (and, escaped, the prefix of every entity id).
         limit: read only the first `limit` lines.
+        progress: show a bar of the bytes read (rate, ETA) on stderr.
 
     Lines are decoded one by one: a line with bytes that are not UTF-8 is a bad row (with its line
     number), the rest of the file is read.
@@ -347,8 +355,17 @@ def read_triples(
     if not p.is_file():
         raise DatasetError(f"triple file not found: {p}; check the path")
     try:
-        with p.open("rb") as fh:
-            lines = (raw.decode("utf-8", "surrogateescape") for raw in fh)
-            return _build(parse_lines(lines, fmt), ontology, community_id, limit)
+        size = p.stat().st_size
+        with (
+            p.open("rb") as fh,
+            progress_bar(size, f"read {p.name}", "B", enabled=progress, unit_scale=True) as bar,
+        ):
+
+            def lines() -> Iterator[str]:
+                for raw in fh:
+                    bar.update(len(raw))
+                    yield raw.decode("utf-8", "surrogateescape")
+
+            return _build(parse_lines(lines(), fmt), ontology, community_id, limit)
     except OSError as exc:
         raise DatasetError(f"cannot read {p} ({exc.strerror}); check the file") from exc

@@ -11,10 +11,10 @@ import time
 from collections.abc import Sequence
 
 import numpy as np
-from tqdm import tqdm
 
 from pathrag_gds.graph import Graph
 from pathrag_gds.indexing import TextEncoder, ensure_vector_index
+from pathrag_gds.progress import bar as progress_bar
 
 
 def chunk_text(text: str, headings: Sequence[str] | None) -> str:
@@ -45,7 +45,7 @@ def embed_chunks(
     t0 = time.perf_counter()
     done = 0
     after = ""
-    with tqdm(total=total, desc="embed chunks", unit="chunk", disable=not progress) as bar:
+    with progress_bar(total, "embed chunks", "chunk", enabled=progress) as bar:
         while True:
             rows = graph.read("chunk_pending", community_id=community_id, after=after, limit=batch_size)
             if not rows:

@@ -25,8 +25,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from pathrag_gds.datasets.loader import DatasetError, batched, check_text
 from pathrag_gds.documents.chunking import Chunker
 from pathrag_gds.documents.embed import embed_chunks
@@ -35,6 +33,7 @@ from pathrag_gds.documents.model import DocumentPlan, content_hash, plan_documen
 from pathrag_gds.documents.parse import ParsedText, parse_file
 from pathrag_gds.graph import Graph
 from pathrag_gds.indexing import TextEncoder
+from pathrag_gds.progress import bar as progress_bar
 
 #: Constraints and indexes of the document model (all `IF NOT EXISTS`).
 DOCUMENT_SCHEMA = ("schema_document_key", "schema_section_id", "schema_chunk_id", "schema_chunk_community")
@@ -181,8 +180,10 @@ class DocumentLoader:
         report = DocumentReport(community_id)
         self._check_community(community_id)
         parsed: list[tuple[str, Path, ParsedText]] = []
-        for path in tqdm(paths, desc="read documents", unit="doc", disable=not self.progress):
-            parsed.append((_check_key(key or path.stem, path), path, parse_file(path)))
+        with progress_bar(len(paths), "read documents", "doc", enabled=self.progress) as bar:
+            for path in paths:
+                parsed.append((_check_key(key or path.stem, path), path, parse_file(path)))
+                bar.update(1)
         repeated = sorted(k for k, n in Counter(k for k, _, _ in parsed).items() if n > 1)
         if repeated:
             raise DatasetError(
@@ -241,7 +242,7 @@ class DocumentLoader:
         for name in DOCUMENT_SCHEMA:
             self.graph.schema_command(name)
         now = datetime.now(UTC)
-        with tqdm(total=len(plans), desc="write documents", unit="doc", disable=not self.progress) as bar:
+        with progress_bar(len(plans), "write documents", "doc", enabled=self.progress) as bar:
             for batch in batched(plans, self.batch_size):
                 rows = self.graph.write(
                     "documents_write", docs=[p.row() for p in batch], community_id=community_id, now=now

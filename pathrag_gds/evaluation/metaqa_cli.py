@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -96,10 +95,10 @@ def run(args: argparse.Namespace) -> int:
     """Load, sample, run and report."""
     from rich.console import Console
     from rich.table import Table
-    from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.metaqa import run_questions, summarize
+    from pathrag_gds.progress import bar as progress_bar
 
     questions = sampled_questions(args)
     service = build_service(args)
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         )
     ontology = service.ontology_for(args.community, None)
     params = {"max_depth": args.max_depth, "top_n": args.top_n, "seed_n": args.seed_n}
-    bar = tqdm(total=len(questions), desc="metaqa", unit="q", file=sys.stderr, dynamic_ncols=True)
+    bar = progress_bar(len(questions), "metaqa", "q")
     hits = [0]
 
     def tick(j: Any) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -70,11 +69,11 @@ def run(args: argparse.Namespace) -> int:
     """Read, rank, report."""
     from rich.console import Console
     from rich.table import Table
-    from tqdm import tqdm
 
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.metaqa import topic_id
     from pathrag_gds.evaluation.plans import CUTOFFS, plan_ranks, planner_share, summarize_ranks
+    from pathrag_gds.progress import bar as progress_bar
     from pathrag_gds.service import get_pathrag_service
 
     if args.max_depth < 1:
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             f"no community {args.community!r} in the graph; it has {sorted(service.info.communities)}"
         )
     keyed: dict[str, int | None] = {}
-    with tqdm(total=len(questions), desc="plans", unit="q", file=sys.stderr, dynamic_ncols=True) as bar:
+    with progress_bar(len(questions), "plans", "q") as bar:
 
         def tick() -> None:
             bar.update(1)

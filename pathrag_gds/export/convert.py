@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.progress import quiet
+
 log = logging.getLogger(__name__)
 
 OPSET = 17
@@ -96,15 +98,17 @@ def quantize_int8(fp32_path: Path, int8_path: Path, *, num_heads: int, hidden_si
         # (first + last only) to 0.983, mean Spearman 0.989 -> 0.992, for 2 MB
         # (tests/integration/test_fidelity.py).
         keep_fp32 = [*ffn_out[:2], ffn_out[-1]] if len(ffn_out) >= 3 else ffn_out
-        quantize_dynamic(
-            str(fused),
-            str(int8_path),
-            per_channel=True,
-            reduce_range=False,
-            weight_type=QuantType.QInt8,
-            nodes_to_exclude=keep_fp32,
-            extra_options={"DefaultTensorType": 1},  # onnx.TensorProto.FLOAT, for outputs of fused ops
-        )
+        # onnxruntime's advice (pre-process first, ...) goes to the root logger: shown under -v only
+        with quiet("", "onnxruntime"):
+            quantize_dynamic(
+                str(fused),
+                str(int8_path),
+                per_channel=True,
+                reduce_range=False,
+                weight_type=QuantType.QInt8,
+                nodes_to_exclude=keep_fp32,
+                extra_options={"DefaultTensorType": 1},  # onnx.TensorProto.FLOAT, for outputs of fused ops
+            )
     return {
         "method": "onnxruntime.quantization.quantize_dynamic",
         "weights": "int8 symmetric, per channel",

@@ -43,20 +43,15 @@ def tool_versions() -> dict[str, str | None]:
 @contextmanager
 def progress_steps(total: int, desc: str) -> Iterator[Any]:
     """A progress bar over `total` steps: yields (start(step), advance(step))."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from pathrag_gds.progress import bar
 
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[step]}"),
-        TimeElapsedColumn(),
-    ) as progress:
-        task = progress.add_task(desc, total=total, step="")
+    with bar(total, desc, "step") as progress:
 
         def advance(step: str) -> None:
-            progress.update(task, advance=1, step=step)
+            progress.set_description_str(f"{desc}: {step}")
+            progress.update(1)
 
         def start(step: str) -> None:
-            progress.update(task, step=step + " ...")
+            progress.set_description_str(f"{desc}: {step} ...")
 
         yield start, advance

@@ -501,9 +501,9 @@ def test_cli_library_and_http_give_the_same_paths(
         ]
 
     assert paths(cli["paths"]) == paths(lib["paths"]) == paths(http["paths"])
-    assert cli["answer"] == lib["answer"] and http["answer"] == (
-        lib["answer"]["text"] if lib["answer"] else None
-    )
+    assert set(cli) == set(http), "`query --json` is the HTTP API's QueryResponse"
+    assert cli["answer"] == http["answer"] == (lib["answer"]["text"] if lib["answer"] else None)
+    assert cli["answer_detail"] == http["answer_detail"] == lib["answer"]
     best = lib["paths"][0]["answer_candidates"][0]["name"] if lib["paths"] else None
     assert (http["answer_detail"] or {}).get("entity") == best
 

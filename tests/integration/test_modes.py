@@ -137,8 +137,8 @@ def test_each_mode_from_the_library_and_the_cli(
     assert main(["query", QUESTION, "--community", demo_community, "--mode", mode, *args]) == 0
     cli = json.loads(capsys.readouterr().out)
     assert lib.mode == cli["mode"] == mode and lib.answer is not None
-    assert cli["answer"] == lib.answer.model_dump(mode="json")
-    assert [p["key"] for p in cli["paths"]] == [p.key for p in lib.paths]
+    assert cli["answer"] == lib.answer.text and cli["answer_detail"] == lib.answer.model_dump(mode="json")
+    assert [[n["id"] for n in p["nodes"]] for p in cli["paths"]] == [p.node_ids for p in lib.paths]
     if mode == "global":
         assert not lib.paths and 1 <= len(lib.clusters) <= 3 and lib.round_trips == 2
         assert [c.score for c in lib.clusters] == sorted((c.score for c in lib.clusters), reverse=True)

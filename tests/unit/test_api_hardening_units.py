@@ -14,7 +14,7 @@ from pathrag_gds.api.auth import ANONYMOUS, TokenTable, check_listen, host_name,
 from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError, error_body, validation_message
 from pathrag_gds.api.guards import json_body_problem
-from pathrag_gds.api.models import Effective, QueryRequest, has_words
+from pathrag_gds.api.models import Effective, QueryRequest, has_words, resolve
 from pathrag_gds.api.sessions import SessionStore
 from pathrag_gds.api.sse import format_event, parse_events
 from pathrag_gds.config import Settings
@@ -123,9 +123,10 @@ def test_requests_are_strict_and_need_words() -> None:
     assert QueryRequest.model_validate({"question": "Who?", "hop_depth": 2, "stream": True}).hop_depth == 2
     assert has_words("Who owns Bob?") and has_words("42") and has_words("誰")
     assert not has_words("\u200b\x00 ?!\ufeff")
-    with pytest.raises(ValidationError) as exc:
-        QueryRequest.model_validate({"question": "\u200b\u200b"})
-    assert "empty question" in validation_message(exc.value.errors())
+    wordless = QueryRequest.model_validate({"question": "\u200b\u200b"})  # checked by `resolve`, as the CLI
+    with pytest.raises(ApiError) as api:
+        resolve(Settings(), wordless, question=wordless.question)
+    assert api.value.status == 422 and api.value.message.startswith("empty question")
 
 
 def test_error_body_escapes_surrogates() -> None:

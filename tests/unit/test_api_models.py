@@ -62,8 +62,8 @@ def test_bounds_are_checked(field: str, value: int) -> None:
 
 
 def test_question_limits() -> None:
-    with pytest.raises(ValidationError):
-        QueryRequest(question="   ")
+    with pytest.raises(ApiError, match="empty question"):
+        resolve(SETTINGS, QueryRequest(question="   "), question="   ")
     long = "x" * 51
     with pytest.raises(ApiError) as exc:
         resolve(SETTINGS, QueryRequest(question=long), question=long)
