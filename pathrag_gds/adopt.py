@@ -1,0 +1,262 @@
+"""Adopt a graph pathrag_gds did not load: answer questions on the user's own labelled nodes.
+
+`adopt` never changes the user's nodes. It writes structures pathrag_gds owns beside them: a
+`Community`, one `Entity` per adopted node (its name, description and scalar properties, the
+node's type labels) tied to it by `(:Entity)-[:ADOPTS]->(node)`, the relationships between the
+adopted nodes mirrored between those entities, and an ontology read from the graph
+(:mod:`pathrag_gds.adopt_ontology`). So the read path stays as it is (one round trip per depth,
+confined by `AGGREGATES`), and `remove_adoption` deletes all of it and nothing else.
+
+Example:
+    >>> plan = plan_adoption(graph, "my_kg", ["__Entity__"])  # doctest: +SKIP
+    >>> for line in plan.lines(): print(line)  # doctest: +SKIP
+    >>> adopt(graph, plan)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathrag_gds.adopt_ontology import RelationStats, TypeStats, add_sample, infer_ontology
+from pathrag_gds.datasets.checks import is_identifier
+from pathrag_gds.datasets.load_report import LoadReport
+from pathrag_gds.datasets.loader import GraphLoader, batched, delete_community
+from pathrag_gds.datasets.rows import Dataset, EntityRow, RelationRow, entity_id
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.graph import Graph, quote_identifier
+from pathrag_gds.ontology import Ontology
+
+#: Labels that mark how a node was made, not what it is (neo4j-graphrag's KG builder).
+STRUCTURAL_LABELS = frozenset({"__Entity__", "__KGBuilder__"})
+#: Fallbacks when a node has no `name` property.
+NAME_FALLBACKS = ("name", "title", "id", "entity_id")
+#: Float lists at least this long are vectors (the user's own embeddings), not attributes.
+VECTOR_MIN = 16
+
+
+@dataclass
+class AdoptPlan:
+    """What `adopt` writes for one community, computed from the graph without writing."""
+
+    community_id: str
+    labels: tuple[str, ...]
+    ontology: Ontology
+    dataset: Dataset
+    #: [{id: the new entity's id, element_id: the user's node}]
+    links: list[dict[str, str]] = field(default_factory=list)
+    skipped_types: Counter[str] = field(default_factory=Counter)
+
+    def lines(self) -> list[str]:
+        """What adopting adds, for `--dry-run` and the report."""
+        ds, cid = self.dataset, self.community_id
+        types = Counter(label for e in ds.entities for label in e.labels)
+        rels = Counter(r.type for r in ds.relationships)
+        out = [
+            f"adopt {cid!r}: {len(ds.entities)} node(s) with label(s) {list(self.labels)}, "
+            f"{len(ds.relationships)} relationship(s) between them",
+            "your nodes and relationships are not changed: no label, property or relationship of "
+            "theirs is set or removed; adopt adds, beside them:",
+            f"  (:Community {{id: {cid!r}, adopted_labels: {list(self.labels)}}})",
+            f"  {len(ds.entities)} (:Entity) node(s), one per node of yours, with its type labels, "
+            f"name, description and scalar properties ({_counts(types) or 'no type labels'})",
+            f"  {len(self.links)} (:Entity)-[:ADOPTS]->(your node) and {len(ds.entities)} "
+            "(:Community)-[:AGGREGATES]->(:Entity) relationship(s)",
+            f"  {len(ds.relationships)} relationship(s) between those entities, one per relationship "
+            f"of yours ({_counts(rels) or 'none'})",
+            f"  (:Ontology {{id: {self.ontology.id!r}}}) with {len(self.ontology.entity_types)} "
+            f"EntityType and {len(self.ontology.relation_types)} RelationType node(s):",
+        ]
+        for rt in self.ontology.relation_types:
+            ends = f"{'/'.join(rt.source_labels) or 'any'} -> {'/'.join(rt.target_labels) or 'any'}"
+            out.append(
+                f"    {rt.type}: {ends}, reads {rt.phrase!r} / {rt.inverse_phrase or '(stored direction)'!r}"
+            )
+        if self.skipped_types:
+            out.append(f"  not mirrored (not a name): {_counts(self.skipped_types)}")
+        out.append(
+            f"then `python -m pathrag_gds index --community {cid}` embeds those entities (not your nodes);"
+        )
+        out.append(f"`python -m pathrag_gds adopt --community {cid} --remove` deletes all of the above.")
+        return out
+
+
+def _counts(counter: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
+
+
+def _value(value: Any) -> Any:
+    """A property value as the loaders store it, or None when it is not one (maps, vectors)."""
+    if isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list):
+        if value and all(isinstance(v, float) for v in value) and len(value) >= VECTOR_MIN:
+            return None
+        items = [_value(v) for v in value]
+        kinds = {type(v) for v in items}
+        return (
+            items
+            if None not in items and len(kinds) <= 1 and not any(isinstance(v, list) for v in items)
+            else None
+        )
+    if hasattr(value, "iso_format") or hasattr(value, "isoformat"):  # Neo4j / Python temporal values
+        return str(value)
+    return None
+
+
+def _attributes(props: Mapping[str, Any], skip: set[str]) -> dict[str, Any]:
+    out = {}
+    for key, raw in props.items():
+        if key in skip or key.startswith("__") or not is_identifier(key):
+            continue
+        value = _value(raw)
+        if value is not None and value != "":
+            out[key] = value
+    return out
+
+
+def _name(props: Mapping[str, Any], name_property: str, fallback: str) -> str:
+    for key in (name_property, *NAME_FALLBACKS):
+        value = props.get(key)
+        if isinstance(value, str | int | float) and str(value).strip():
+            return str(value).strip()
+    return fallback
+
+
+def plan_adoption(
+    graph: Graph,
+    community_id: str,
+    labels: Sequence[str],
+    *,
+    key: str | None = None,
+    name_property: str | None = None,
+    description_property: str | None = None,
+) -> AdoptPlan:
+    """Read the nodes with all `labels`, their relationships and their ontology; write nothing.
+
+    Args:
+        graph: the connection.
+        community_id: the community to create.
+        labels: adopt the nodes that carry all of them.
+        key: a property whose value identifies a node (default: the node's element id).
+        name_property: the property holding a name (default: the *name_property* setting).
+        description_property: the property holding a description (default: the setting).
+
+    Raises:
+        InvalidInput: no label given, a label the database lacks, no such nodes, or a community of
+            that id that was loaded rather than adopted.
+    """
+    s = graph.settings
+    labels = tuple(dict.fromkeys(labels))
+    if not labels or not community_id:
+        raise InvalidInput(
+            "adopt needs a community id and at least one label: adopt --community ID --label LABEL"
+        )
+    for label in labels:
+        quote_identifier(label)
+    missing = sorted(set(labels) - graph.schema()["labels"])
+    if missing:
+        raise InvalidInput(f"no node has label(s) {missing}: check the spelling (labels are case-sensitive)")
+    state = graph.read("adopt_state", community_id=community_id)
+    if state and state[0]["labels"] is None:
+        raise InvalidInput(
+            f"community {community_id!r} exists and was loaded, not adopted: choose another --community id"
+        )
+    name_property = name_property or s.name_property
+    description_property = description_property or s.description_property
+    own = {
+        s.entity_label,
+        s.community_label,
+        s.chunk_label,
+        s.document_label,
+        s.section_label,
+        s.cluster_label,
+    }
+    own |= {"Ontology", "EntityType", "RelationType"}
+    not_types = set(labels) | STRUCTURAL_LABELS | own
+    skip = {"id", "name", "embedding", s.embedding_property, name_property, description_property}
+    if key:
+        skip.add(key)
+
+    extra = {"label": labels[0]}
+    nodes = graph.read("adopt_nodes", extra=extra, labels=list(labels))
+    if not nodes:
+        raise InvalidInput(
+            f"no node has all of the labels {list(labels)} (pathrag_gds's own entities excepted)"
+        )
+    ids: dict[str, str] = {}
+    names: dict[str, str] = {}
+    entities: list[EntityRow] = []
+    types: dict[str, TypeStats] = {}
+    for row in nodes:
+        props = row["props"]
+        node_key = str(props.get(key)) if key and props.get(key) is not None else row["element_id"]
+        eid = entity_id(community_id, node_key)
+        name = _name(props, name_property, node_key)
+        type_labels = tuple(sorted(label for label in row["labels"] if label not in not_types))
+        desc = props.get(description_property)
+        entities.append(
+            EntityRow(eid, name, type_labels, desc if isinstance(desc, str) else "", _attributes(props, skip))
+        )
+        ids[row["element_id"]], names[row["element_id"]] = eid, name
+        for label in type_labels:
+            stats = types.setdefault(label, TypeStats())
+            stats.count += 1
+            add_sample(stats.samples, name)
+
+    rels: list[RelationRow] = []
+    relations: dict[str, RelationStats] = {}
+    skipped: Counter[str] = Counter()
+    by_id = {e.id: e for e in entities}
+    for row in graph.read("adopt_relationships", extra=extra, labels=list(labels)):
+        rel_type = row["type"]
+        if not is_identifier(rel_type) or rel_type in {s.community_rel, s.adopts_rel}:
+            skipped[rel_type] += 1
+            continue
+        src, tgt = ids[row["source"]], ids[row["target"]]
+        rels.append(RelationRow(src, rel_type, tgt, _attributes(row["props"], set())))
+        stats_r = relations.setdefault(rel_type, RelationStats())
+        stats_r.count += 1
+        stats_r.sources.update(by_id[src].labels)
+        stats_r.targets.update(by_id[tgt].labels)
+        add_sample(stats_r.samples, (names[row["source"]], names[row["target"]]))
+    ontology = infer_ontology(f"adopted:{community_id}", types, relations)
+    dataset = Dataset(ontology=ontology, community_id=community_id, entities=entities, relationships=rels)
+    links = [{"id": eid, "element_id": element_id} for element_id, eid in ids.items()]
+    return AdoptPlan(community_id, labels, ontology, dataset, links, skipped)
+
+
+def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> LoadReport:
+    """Write what `plan` lists: community (marked adopted first), ontology, entities, links."""
+    loader = GraphLoader(graph, batch_size=batch_size, progress=False)
+    loader.ensure_schema()
+    loader.load_community(plan.community_id, plan.ontology.id)
+    graph.write("adopt_mark", community_id=plan.community_id, labels=list(plan.labels))
+    report = loader.load(plan.dataset)
+    for rows in batched(plan.links, batch_size):
+        graph.write("adopt_link", rows=list(rows))
+    return report
+
+
+def remove_adoption(graph: Graph, community_id: str) -> int:
+    """Delete what `adopt` added for a community (its entities, links, ontology, community).
+
+    Returns the number of entities deleted.
+
+    Raises:
+        InvalidInput: no such community, or one that was loaded rather than adopted.
+    """
+    state = graph.read("adopt_state", community_id=community_id)
+    if not state:
+        raise InvalidInput(f"there is no community {community_id!r}: `python -m pathrag_gds info` lists them")
+    if state[0]["labels"] is None:
+        raise InvalidInput(
+            f"community {community_id!r} was loaded, not adopted: --remove only removes adopted communities "
+            "(pathrag_gds.datasets.loader.delete_community deletes a loaded one with its entities)"
+        )
+    return delete_community(graph, community_id, drop_ontology=True)

@@ -1,0 +1,83 @@
+"""`python -m pathrag_gds adopt --community ID --label LABEL`: make your own nodes a community.
+
+Your nodes, labels, properties and relationships stay as they are; what adopt adds is listed by
+`--dry-run` and deleted whole by `--remove` (docs/graph-model.md, "Your own graph").
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `adopt` command."""
+    p = sub.add_parser(
+        "adopt",
+        help="make nodes pathrag_gds did not load (e.g. neo4j-graphrag's) a community, without changing them",
+    )
+    p.add_argument("--community", required=True, help="the id of the community to create (or --remove)")
+    p.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        help="adopt the nodes with this label (repeat: nodes with all of them), e.g. __Entity__",
+    )
+    p.add_argument("--key", default=None, help="a property that identifies a node (default: its element id)")
+    p.add_argument("--name-property", default=None, help="the property holding a node's name (default: name)")
+    p.add_argument(
+        "--description-property",
+        default=None,
+        help="the property holding a node's description (default: description)",
+    )
+    p.add_argument("--dry-run", action="store_true", help="list what adopt would add, write nothing")
+    p.add_argument("--remove", action="store_true", help="delete everything adopt added for this community")
+    p.add_argument(
+        "--index", action="store_true", help="also embed the adopted entities (as `index --community`)"
+    )
+    p.add_argument("--batch-size", type=int, default=2000, help="rows per transaction (default 2000)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `adopt`."""
+    from pathrag_gds.adopt import adopt, plan_adoption, remove_adoption
+    from pathrag_gds.config import get_settings
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.graph import Graph
+
+    settings = get_settings()
+    with Graph.connect(settings) as graph:
+        if args.remove:
+            if args.label or args.dry_run:
+                raise InvalidInput("--remove takes only --community: adopt --community ID --remove")
+            deleted = remove_adoption(graph, args.community)
+            print(
+                f"removed community {args.community!r}: {deleted} adopted entities, their links, "
+                "relationships and ontology; your nodes are as before"
+            )
+            return 0
+        if not args.label:
+            raise InvalidInput("name the nodes to adopt: adopt --community ID --label LABEL")
+        plan = plan_adoption(
+            graph,
+            args.community,
+            args.label,
+            key=args.key,
+            name_property=args.name_property,
+            description_property=args.description_property,
+        )
+        for line in plan.lines():
+            print(line)
+        if args.dry_run:
+            print("dry run: nothing written")
+            return 0
+        report = adopt(graph, plan, batch_size=args.batch_size)
+        for line in report.lines():
+            print(line)
+    if args.index:
+        from pathrag_gds.commands.index import run_index
+
+        run_index(community=args.community, batch_size=512, force=False)
+    else:
+        print(f"next: python -m pathrag_gds index --community {args.community}")
+    return 0

@@ -1,0 +1,193 @@
+"""`adopt` on a graph written by neo4j-graphrag's own `Neo4jWriter` (a KG builder's output, no LLM).
+
+The bar of issue 57: the graph is adopted, indexed and answers a 1-hop and a 2-hop question with
+the right entity; `adopt --remove` then leaves every label, property and relationship of the
+user's nodes exactly as before (a full dump compared). The nodes carry a unique tag label so that
+the test adopts only its own nodes in the shared database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("neo4j_graphrag", reason="needs the graphrag extra: pip install -e '.[graphrag]'")
+
+from neo4j_graphrag.components.kg_writer import Neo4jWriter
+from neo4j_graphrag.components.types import Neo4jGraph, Neo4jNode, Neo4jRelationship
+
+from pathrag_gds.cli import main
+from pathrag_gds.config import Settings
+from pathrag_gds.datasets.loader import Dataset, EntityRow, GraphLoader, delete_community
+from pathrag_gds.graph import Graph
+from pathrag_gds.ontology import Ontology
+from pathrag_gds.scoring import get_scorer
+from pathrag_gds.service import PathRag
+
+pytestmark = pytest.mark.integration
+
+NODES = [
+    ("alice", "Person", {"name": "Alice Moreau", "description": "A chemist who builds sensors."}),
+    ("bruno", "Person", {"name": "Bruno Keller", "description": "An engineer and entrepreneur."}),
+    ("carla", "Person", {"name": "Carla Diaz", "description": "A glassblower."}),
+    ("lumen", "Organization", {"name": "Lumen Labs", "description": "A company making optical sensors."}),
+    ("quill", "Organization", {"name": "Quill Foundry", "description": "A glassworks."}),
+    ("tarvik", "City", {"name": "Tarvik", "description": "A port city in the north."}),
+    ("sorrel", "City", {"name": "Sorrel", "description": "A hill town known for its glass."}),
+    ("norvale", "Country", {"name": "Norvale", "description": "A small northern country."}),
+]
+RELS = [
+    ("alice", "WORKS_FOR", "lumen", {"since": 2019}),
+    ("carla", "WORKS_FOR", "quill", {}),
+    ("bruno", "FOUNDED", "lumen", {"year": 2015}),
+    ("lumen", "LOCATED_IN", "tarvik", {}),
+    ("quill", "LOCATED_IN", "sorrel", {}),
+    ("tarvik", "LOCATED_IN", "norvale", {}),
+    ("sorrel", "LOCATED_IN", "norvale", {}),
+]
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(list(args))
+    return code, out.getvalue()
+
+
+def _dump(graph: Graph, tag: str) -> dict[str, Any]:
+    """Every tagged node (labels, properties) and every relationship touching one, by element id."""
+    with graph.session() as s:
+        nodes = s.run(
+            f"MATCH (n:`{tag}`) RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props"
+        ).data()
+        rels = s.run(
+            f"MATCH (n:`{tag}`)-[r]-() RETURN DISTINCT elementId(startNode(r)) AS s, type(r) AS t, "
+            "elementId(endNode(r)) AS e, properties(r) AS props"
+        ).data()
+    return {
+        "nodes": sorted((n["id"], sorted(n["labels"]), sorted(n["props"].items())) for n in nodes),
+        "rels": sorted((r["s"], r["t"], r["e"], sorted(r["props"].items())) for r in rels),
+    }
+
+
+@pytest.fixture()
+def kg(graph: Graph, settings: Settings) -> Iterator[str]:
+    """A KG builder's graph (entities, a chunk, FROM_CHUNK) written by Neo4jWriter; its tag label."""
+    tag = f"Adopt57_{uuid.uuid4().hex[:10]}"
+    prefix = tag + ":"
+    nodes = [Neo4jNode(id=prefix + i, label=label, properties=props) for i, label, props in NODES]
+    nodes.append(
+        Neo4jNode(
+            id=prefix + "chunk0", label="Chunk", properties={"text": "Alice works at Lumen Labs.", "index": 0}
+        )
+    )
+    rels = [
+        Neo4jRelationship(start_node_id=prefix + s, end_node_id=prefix + t, type=ty, properties=props)
+        for s, ty, t, props in RELS
+    ]
+    rels += [
+        Neo4jRelationship(start_node_id=prefix + i, end_node_id=prefix + "chunk0", type="FROM_CHUNK")
+        for i in ("alice", "lumen")
+    ]
+    # clean_db=False and the writer's cleaning done for these nodes only: the database is shared
+    writer = Neo4jWriter(graph.driver, neo4j_database=settings.neo4j_database, clean_db=False)
+    result = asyncio.run(writer.run(Neo4jGraph(nodes=nodes, relationships=rels)))
+    assert result.status == "SUCCESS", result
+    with graph.session() as s:
+        s.run(
+            "MATCH (n:__KGBuilder__) WHERE n.__tmp_internal_id STARTS WITH $p "
+            f"SET n:`{tag}` SET n.__tmp_internal_id = NULL",
+            p=prefix,
+        ).consume()
+    try:
+        yield tag
+    finally:
+        if graph.read("adopt_state", community_id=tag):  # a failed test left its adoption
+            _cli("adopt", "--community", tag, "--remove")
+        with graph.session() as s:
+            s.run(f"MATCH (n:`{tag}`) DETACH DELETE n").consume()
+
+
+def test_a_neo4j_graphrag_graph_is_adopted_answers_and_is_removed_whole(
+    kg: str, graph: Graph, settings: Settings
+) -> None:
+    community = kg
+    before = _dump(graph, kg)
+    assert len(before["nodes"]) == 9 and len(before["rels"]) == 9
+
+    code, out = _cli("adopt", "--community", community, "--label", "__Entity__", "--label", kg, "--dry-run")
+    assert code == 0 and "dry run: nothing written" in out, out
+    assert "LOCATED_IN: City/Organization -> City/Country, reads 'is located in'" in out, out
+    assert "8 (:Entity) node(s)" in out and "7 relationship(s) between those entities" in out, out
+    assert _dump(graph, kg) == before
+    assert not graph.read("adopt_state", community_id=community)
+
+    code, out = _cli("adopt", "--community", community, "--label", "__Entity__", "--label", kg, "--index")
+    assert code == 0, out
+    during = _dump(graph, kg)
+    assert during["nodes"] == before["nodes"]  # labels and properties of the user's nodes unchanged
+    added = [r for r in during["rels"] if r not in before["rels"]]
+    assert {r[1] for r in added} == {"ADOPTS"} and len(added) == 8
+    assert all(r in during["rels"] for r in before["rels"])
+
+    ontology = {o["id"]: o for o in graph.read("ontology_read", ontology_id=f"adopted:{community}")}
+    rts = {r["type"]: r for r in ontology[f"adopted:{community}"]["relation_types"]}
+    assert set(rts) == {"WORKS_FOR", "FOUNDED", "LOCATED_IN"}  # FROM_CHUNK leads to a chunk: not adopted
+    assert rts["WORKS_FOR"]["source_labels"] == ["Person"] and rts["WORKS_FOR"]["target_labels"] == [
+        "Organization"
+    ]
+    assert rts["LOCATED_IN"]["phrase"] == "is located in"
+
+    svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
+    one_hop = svc.pathrag("Who founded Lumen Labs?", community_id=community)
+    two_hop = svc.pathrag(
+        "In which city is the company that Alice Moreau works for located?", community_id=community
+    )
+    assert _answer(one_hop) == "Bruno Keller", _paths(one_hop)
+    assert _answer(two_hop) == "Tarvik", _paths(two_hop)
+    assert two_hop.best is not None and two_hop.best.depth == 2, _paths(two_hop)
+    assert all(n.id.startswith(community + ":") for p in two_hop.paths for n in p.nodes)  # confined
+
+    code, out = _cli("adopt", "--community", community, "--remove")
+    assert code == 0, out
+    assert _dump(graph, kg) == before
+    assert not graph.read("adopt_state", community_id=community)
+    assert not graph.read("ontology_read", ontology_id=f"adopted:{community}")
+
+
+def _answer(result: Any) -> str | None:
+    best = result.best
+    return best.answer_candidates[0].name if best and best.answer_candidates else None
+
+
+def _paths(result: Any) -> list[str]:
+    return [" ; ".join(p.path_context) for p in result.paths[:5]]
+
+
+def test_adopt_and_remove_refuse_a_loaded_community(graph: Graph, capsys: pytest.CaptureFixture[str]) -> None:
+    community = f"Loaded57_{uuid.uuid4().hex[:10]}"
+    dataset = Dataset(
+        ontology=Ontology(f"{community}_o"),
+        community_id=community,
+        entities=[EntityRow(f"{community}:a", "a")],
+    )
+    GraphLoader(graph, progress=False).load(dataset)
+    try:
+        assert main(["adopt", "--community", community, "--remove"]) == 2
+        assert "was loaded, not adopted: --remove only removes adopted communities" in capsys.readouterr().err
+        assert main(["adopt", "--community", community, "--label", "Community"]) == 2
+        assert "exists and was loaded, not adopted: choose another --community id" in capsys.readouterr().err
+        assert graph.read("adopt_state", community_id=community)[0]["entities"] == 1  # nothing deleted
+    finally:
+        delete_community(graph, community, drop_ontology=True)
+
+
+def test_adopt_says_what_to_do_with_an_unknown_label(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["adopt", "--community", "x57", "--label", "NoSuchLabel57"]) == 2
+    assert "no node has label(s) ['NoSuchLabel57']: check the spelling" in capsys.readouterr().err
