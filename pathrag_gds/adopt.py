@@ -36,6 +36,8 @@ STRUCTURAL_LABELS = frozenset({"__Entity__", "__KGBuilder__"})
 NAME_FALLBACKS = ("name", "title", "id", "entity_id")
 #: Float lists at least this long are vectors (the user's own embeddings), not attributes.
 VECTOR_MIN = 16
+#: Node ids per relationship read.
+READ_BATCH = 5000
 
 
 @dataclass
@@ -44,6 +46,7 @@ class AdoptPlan:
 
     community_id: str
     labels: tuple[str, ...]
+    with_labels: tuple[str, ...]
     ontology: Ontology
     dataset: Dataset
     #: [{id: the new entity's id, element_id: the user's node}]
@@ -56,11 +59,14 @@ class AdoptPlan:
         types = Counter(label for e in ds.entities for label in e.labels)
         rels = Counter(r.type for r in ds.relationships)
         out = [
-            f"adopt {cid!r}: {len(ds.entities)} node(s) with label(s) {list(self.labels)}, "
+            f"adopt {cid!r}: {len(ds.entities)} node(s) with label(s) {' or '.join(self.labels)}"
+            + (f" and {' and '.join(self.with_labels)}" if self.with_labels else "")
+            + ", "
             f"{len(ds.relationships)} relationship(s) between them",
             "your nodes and relationships are not changed: no label, property or relationship of "
             "theirs is set or removed; adopt adds, beside them:",
-            f"  (:Community {{id: {cid!r}, adopted_labels: {list(self.labels)}}})",
+            f"  (:Community {{id: {cid!r}, adopted_labels: {list(self.labels)}, "
+            f"adopted_with_labels: {list(self.with_labels)}}})",
             f"  {len(ds.entities)} (:Entity) node(s), one per node of yours, with its type labels, "
             f"name, description and scalar properties ({_counts(types) or 'no type labels'})",
             f"  {len(self.links)} (:Entity)-[:ADOPTS]->(your node) and {len(ds.entities)} "
@@ -133,16 +139,18 @@ def plan_adoption(
     community_id: str,
     labels: Sequence[str],
     *,
+    with_labels: Sequence[str] = (),
     key: str | None = None,
     name_property: str | None = None,
     description_property: str | None = None,
 ) -> AdoptPlan:
-    """Read the nodes with all `labels`, their relationships and their ontology; write nothing.
+    """Read the nodes to adopt, their relationships and their ontology; write nothing.
 
     Args:
         graph: the connection.
         community_id: the community to create.
-        labels: adopt the nodes that carry all of them.
+        labels: adopt the nodes that carry any of them (`Person`, `Movie`; `__Entity__`).
+        with_labels: ... and all of these too (narrows a shared label to one graph).
         key: a property whose value identifies a node (default: the node's element id).
         name_property: the property holding a name (default: the *name_property* setting).
         description_property: the property holding a description (default: the setting).
@@ -152,14 +160,12 @@ def plan_adoption(
             that id that was loaded rather than adopted.
     """
     s = graph.settings
-    labels = tuple(dict.fromkeys(labels))
+    labels, with_labels = tuple(dict.fromkeys(labels)), tuple(dict.fromkeys(with_labels))
     if not labels or not community_id:
-        raise InvalidInput(
-            "adopt needs a community id and at least one label: adopt --community ID --label LABEL"
-        )
-    for label in labels:
+        raise InvalidInput("adopt needs a community id and a label: adopt --community ID --label LABEL")
+    for label in (*labels, *with_labels):
         quote_identifier(label)
-    missing = sorted(set(labels) - graph.schema()["labels"])
+    missing = sorted({*labels, *with_labels} - graph.schema()["labels"])
     if missing:
         raise InvalidInput(f"no node has label(s) {missing}: check the spelling (labels are case-sensitive)")
     state = graph.read("adopt_state", community_id=community_id)
@@ -167,68 +173,89 @@ def plan_adoption(
         raise InvalidInput(
             f"community {community_id!r} exists and was loaded, not adopted: choose another --community id"
         )
-    name_property = name_property or s.name_property
-    description_property = description_property or s.description_property
-    own = {
-        s.entity_label,
-        s.community_label,
-        s.chunk_label,
-        s.document_label,
-        s.section_label,
-        s.cluster_label,
-    }
-    own |= {"Ontology", "EntityType", "RelationType"}
-    not_types = set(labels) | STRUCTURAL_LABELS | own
-    skip = {"id", "name", "embedding", s.embedding_property, name_property, description_property}
-    if key:
-        skip.add(key)
-
-    extra = {"label": labels[0]}
-    nodes = graph.read("adopt_nodes", extra=extra, labels=list(labels))
-    if not nodes:
+    own = {s.entity_label, s.community_label, s.chunk_label, s.document_label, s.section_label}
+    own |= {s.cluster_label, "Ontology", "EntityType", "RelationType"}
+    reader = _Reader(
+        community_id,
+        not_types=set(with_labels) | STRUCTURAL_LABELS | own,
+        key=key,
+        name_property=name_property or s.name_property,
+        description_property=description_property or s.description_property,
+        skip={"id", "name", "embedding", s.embedding_property, *([key] if key else [])},
+    )
+    for label in labels:
+        for row in graph.read("adopt_nodes", extra={"label": label}, with_labels=list(with_labels)):
+            reader.node(row)
+    if not reader.ids:
         raise InvalidInput(
-            f"no node has all of the labels {list(labels)} (pathrag_gds's own entities excepted)"
+            f"no node has any of the labels {list(labels)}"
+            + (f" and all of {list(with_labels)}" if with_labels else "")
+            + " (pathrag_gds's own entities excepted)"
         )
-    ids: dict[str, str] = {}
-    names: dict[str, str] = {}
-    entities: list[EntityRow] = []
-    types: dict[str, TypeStats] = {}
-    for row in nodes:
-        props = row["props"]
-        node_key = str(props.get(key)) if key and props.get(key) is not None else row["element_id"]
-        eid = entity_id(community_id, node_key)
-        name = _name(props, name_property, node_key)
-        type_labels = tuple(sorted(label for label in row["labels"] if label not in not_types))
-        desc = props.get(description_property)
-        entities.append(
-            EntityRow(eid, name, type_labels, desc if isinstance(desc, str) else "", _attributes(props, skip))
+    for batch in batched(list(reader.ids), READ_BATCH):
+        for row in graph.read("adopt_relationships", ids=list(batch)):
+            reader.relationship(row, {s.community_rel, s.adopts_rel})
+    ontology = infer_ontology(f"adopted:{community_id}", reader.types, reader.relations)
+    dataset = Dataset(ontology, community_id, reader.entities, reader.rels)
+    links = [{"id": eid, "element_id": element_id} for element_id, eid in reader.ids.items()]
+    return AdoptPlan(community_id, labels, with_labels, ontology, dataset, links, reader.skipped)
+
+
+@dataclass
+class _Reader:
+    """Turns the user's nodes and relationships into rows and ontology statistics."""
+
+    community_id: str
+    not_types: set[str]
+    key: str | None
+    name_property: str
+    description_property: str
+    skip: set[str]
+    ids: dict[str, str] = field(default_factory=dict)  # element id -> entity id
+    names: dict[str, str] = field(default_factory=dict)  # element id -> name
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # element id -> type labels
+    entities: list[EntityRow] = field(default_factory=list)
+    rels: list[RelationRow] = field(default_factory=list)
+    types: dict[str, TypeStats] = field(default_factory=dict)
+    relations: dict[str, RelationStats] = field(default_factory=dict)
+    skipped: Counter[str] = field(default_factory=Counter)
+
+    def node(self, row: Mapping[str, Any]) -> None:
+        element_id, props = row["element_id"], row["props"]
+        if element_id in self.ids:  # found under two of the labels
+            return
+        value = props.get(self.key) if self.key else None
+        node_key = str(value) if value is not None else element_id
+        eid = entity_id(self.community_id, node_key)
+        name = _name(props, self.name_property, node_key)
+        type_labels = tuple(sorted(label for label in row["labels"] if label not in self.not_types))
+        desc = props.get(self.description_property)
+        skip = self.skip | {self.name_property, self.description_property}
+        attributes = _attributes(props, skip)
+        self.entities.append(
+            EntityRow(eid, name, type_labels, desc if isinstance(desc, str) else "", attributes)
         )
-        ids[row["element_id"]], names[row["element_id"]] = eid, name
+        self.ids[element_id], self.names[element_id], self.labels[element_id] = eid, name, type_labels
         for label in type_labels:
-            stats = types.setdefault(label, TypeStats())
+            stats = self.types.setdefault(label, TypeStats())
             stats.count += 1
             add_sample(stats.samples, name)
 
-    rels: list[RelationRow] = []
-    relations: dict[str, RelationStats] = {}
-    skipped: Counter[str] = Counter()
-    by_id = {e.id: e for e in entities}
-    for row in graph.read("adopt_relationships", extra=extra, labels=list(labels)):
-        rel_type = row["type"]
-        if not is_identifier(rel_type) or rel_type in {s.community_rel, s.adopts_rel}:
-            skipped[rel_type] += 1
-            continue
-        src, tgt = ids[row["source"]], ids[row["target"]]
-        rels.append(RelationRow(src, rel_type, tgt, _attributes(row["props"], set())))
-        stats_r = relations.setdefault(rel_type, RelationStats())
-        stats_r.count += 1
-        stats_r.sources.update(by_id[src].labels)
-        stats_r.targets.update(by_id[tgt].labels)
-        add_sample(stats_r.samples, (names[row["source"]], names[row["target"]]))
-    ontology = infer_ontology(f"adopted:{community_id}", types, relations)
-    dataset = Dataset(ontology=ontology, community_id=community_id, entities=entities, relationships=rels)
-    links = [{"id": eid, "element_id": element_id} for element_id, eid in ids.items()]
-    return AdoptPlan(community_id, labels, ontology, dataset, links, skipped)
+    def relationship(self, row: Mapping[str, Any], reserved: set[str]) -> None:
+        src, rel_type, tgt = row["source"], row["type"], row["target"]
+        if tgt not in self.ids:
+            return
+        if not is_identifier(rel_type) or rel_type in reserved:
+            self.skipped[rel_type] += 1
+            return
+        self.rels.append(
+            RelationRow(self.ids[src], rel_type, self.ids[tgt], _attributes(row["props"], set()))
+        )
+        stats = self.relations.setdefault(rel_type, RelationStats())
+        stats.count += 1
+        stats.sources.update(self.labels[src])
+        stats.targets.update(self.labels[tgt])
+        add_sample(stats.samples, (self.names[src], self.names[tgt]))
 
 
 def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> LoadReport:
@@ -236,7 +263,12 @@ def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> LoadRepor
     loader = GraphLoader(graph, batch_size=batch_size, progress=False)
     loader.ensure_schema()
     loader.load_community(plan.community_id, plan.ontology.id)
-    graph.write("adopt_mark", community_id=plan.community_id, labels=list(plan.labels))
+    graph.write(
+        "adopt_mark",
+        community_id=plan.community_id,
+        labels=list(plan.labels),
+        with_labels=list(plan.with_labels),
+    )
     report = loader.load(plan.dataset)
     for rows in batched(plan.links, batch_size):
         graph.write("adopt_link", rows=list(rows))

@@ -15,6 +15,8 @@ Example:
     ('has capital', 'is capital of')
     >>> derive_phrases("WORKS_FOR")
     ('works for', '')
+    >>> derive_phrases("ACTED_IN")
+    ('acted in', '')
 """
 
 from __future__ import annotations
@@ -30,13 +32,19 @@ _PARTICIPLES = frozenset(
     {"born", "known", "made", "written", "given", "taken", "held", "built", "seen", "led", "drawn"}
     | {"grown", "shown", "sold", "told", "found", "run", "won", "begun", "thrown", "chosen", "hidden"}
 )
+#: Past tenses of verbs that take no object: `ACTED_IN` reads "acted in", not "is acted in".
+_INTRANSITIVE = frozenset(
+    {"acted", "worked", "lived", "studied", "appeared", "starred", "died", "played", "participated"}
+    | {"graduated", "resided", "competed", "served", "stayed", "travelled", "traveled", "moved"}
+    | {"arrived", "belonged", "voted", "sailed", "retired", "debuted", "performed", "collaborated"}
+)
 _PAST_TENSE = frozenset({"born", "founded", "created", "written", "built", "made", "directed", "produced"})
 #: Samples per type kept for descriptions.
 SAMPLES = 3
 
 
 def _is_participle(word: str) -> bool:
-    return word in _PARTICIPLES or (word.endswith("ed") and len(word) > 3)
+    return word in _PARTICIPLES or (word.endswith("ed") and len(word) > 3 and word not in _INTRANSITIVE)
 
 
 def derive_phrases(rel_type: str) -> tuple[str, str]:

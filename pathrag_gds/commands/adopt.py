@@ -20,7 +20,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--label",
         action="append",
         default=[],
-        help="adopt the nodes with this label (repeat: nodes with all of them), e.g. __Entity__",
+        help="adopt the nodes with this label, e.g. __Entity__ (repeat: any of them, e.g. Person, Movie)",
+    )
+    p.add_argument(
+        "--with-label",
+        action="append",
+        default=[],
+        help="... that also carry this label (repeat: all of them); it is not read as a type",
     )
     p.add_argument("--key", default=None, help="a property that identifies a node (default: its element id)")
     p.add_argument("--name-property", default=None, help="the property holding a node's name (default: name)")
@@ -48,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     settings = get_settings()
     with Graph.connect(settings) as graph:
         if args.remove:
-            if args.label or args.dry_run:
+            if args.label or args.with_label or args.dry_run:
                 raise InvalidInput("--remove takes only --community: adopt --community ID --remove")
             deleted = remove_adoption(graph, args.community)
             print(
@@ -62,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
             graph,
             args.community,
             args.label,
+            with_labels=args.with_label,
             key=args.key,
             name_property=args.name_property,
             description_property=args.description_property,

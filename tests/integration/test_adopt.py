@@ -121,14 +121,18 @@ def test_a_neo4j_graphrag_graph_is_adopted_answers_and_is_removed_whole(
     before = _dump(graph, kg)
     assert len(before["nodes"]) == 9 and len(before["rels"]) == 9
 
-    code, out = _cli("adopt", "--community", community, "--label", "__Entity__", "--label", kg, "--dry-run")
+    code, out = _cli(
+        "adopt", "--community", community, "--label", "__Entity__", "--with-label", kg, "--dry-run"
+    )
     assert code == 0 and "dry run: nothing written" in out, out
     assert "LOCATED_IN: City/Organization -> City/Country, reads 'is located in'" in out, out
     assert "8 (:Entity) node(s)" in out and "7 relationship(s) between those entities" in out, out
     assert _dump(graph, kg) == before
     assert not graph.read("adopt_state", community_id=community)
 
-    code, out = _cli("adopt", "--community", community, "--label", "__Entity__", "--label", kg, "--index")
+    code, out = _cli(
+        "adopt", "--community", community, "--label", "__Entity__", "--with-label", kg, "--index"
+    )
     assert code == 0, out
     during = _dump(graph, kg)
     assert during["nodes"] == before["nodes"]  # labels and properties of the user's nodes unchanged
