@@ -195,3 +195,56 @@ def test_adopt_and_remove_refuse_a_loaded_community(graph: Graph, capsys: pytest
 def test_adopt_says_what_to_do_with_an_unknown_label(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["adopt", "--community", "x57", "--label", "NoSuchLabel57"]) == 2
     assert "no node has label(s) ['NoSuchLabel57']: check the spelling" in capsys.readouterr().err
+
+
+@pytest.fixture()
+def plain(graph: Graph) -> Iterator[str]:
+    """A plain labelled graph (Person, Movie; films named by `title`) under a unique tag label."""
+    tag = f"Plain57_{uuid.uuid4().hex[:10]}"
+    with graph.session() as s:
+        s.run(
+            f"CREATE (a:Person:`{tag}` {{name: 'Ingrid Vale', born: 1961}}),"
+            f" (b:Person:`{tag}` {{name: 'Tomas Reyn'}}), (c:Person:`{tag}` {{name: 'Mira Solberg'}}),"
+            f" (m1:Movie:`{tag}` {{title: 'The Salt Road', released: 1999, vec: $vec}}),"
+            f" (m2:Movie:`{tag}` {{title: 'Glass Harbour', released: 2004}}),"
+            " (a)-[:DIRECTED]->(m1), (c)-[:DIRECTED]->(m2),"
+            " (b)-[:ACTED_IN {roles: ['Sam']}]->(m1), (b)-[:ACTED_IN {roles: ['Ola']}]->(m2)",
+            vec=[0.5] * 32,
+        ).consume()
+    try:
+        yield tag
+    finally:
+        if graph.read("adopt_state", community_id=tag):
+            _cli("adopt", "--community", tag, "--remove")
+        with graph.session() as s:
+            s.run(f"MATCH (n:`{tag}`) DETACH DELETE n").consume()
+
+
+def test_a_plain_labelled_graph_is_adopted_by_its_labels_and_removed_whole(
+    plain: str, graph: Graph, settings: Settings
+) -> None:
+    community, before = plain, _dump(graph, plain)
+    args = ("adopt", "--community", community, "--label", "Person", "--label", "Movie", "--with-label", plain)
+    code, out = _cli(*args)
+    assert code == 0 and "5 (:Entity) node(s)" in out and "(Movie 2, Person 3)" in out, out
+    assert "ACTED_IN: Person -> Movie, reads 'acted in'" in out, out
+    code, out = _cli(*args, "--index")  # again: nothing new
+    assert code == 0 and "5 (0 created, 5 existing, 0 of them changed)" in out, out
+    rows = graph.read(
+        "index_pending_community",
+        community=community,
+        after="",
+        force=True,
+        limit=10,
+        embedding_key="embedding",
+        entity_label=settings.entity_label,
+    )
+    movie = next(r for r in rows if r["props"]["name"] == "The Salt Road")
+    assert movie["labels"] == ["Movie"] and movie["props"]["released"] == 1999 and "vec" not in movie["props"]
+    assert _dump(graph, plain)["nodes"] == before["nodes"]
+
+    svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
+    assert _answer(svc.pathrag("Who directed The Salt Road?", community_id=community)) == "Ingrid Vale"
+
+    assert _cli("adopt", "--community", community, "--remove")[0] == 0
+    assert _dump(graph, plain) == before
