@@ -258,21 +258,56 @@ class _Reader:
         add_sample(stats.samples, (self.names[src], self.names[tgt]))
 
 
-def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> LoadReport:
-    """Write what `plan` lists: community (marked adopted first), ontology, entities, links."""
+def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> tuple[LoadReport, dict[str, int]]:
+    """Write what `plan` lists: community (marked adopted first), ontology, entities, links.
+
+    Adopting again refreshes: new nodes and relationships are added, changed ones updated, and what
+    the user's graph no longer has is deleted (entities, mirrored relationships, ontology types).
+    Returns the load report and those deleted counts.
+    """
+    cid = plan.community_id
     loader = GraphLoader(graph, batch_size=batch_size, progress=False)
     loader.ensure_schema()
-    loader.load_community(plan.community_id, plan.ontology.id)
-    graph.write(
-        "adopt_mark",
-        community_id=plan.community_id,
-        labels=list(plan.labels),
-        with_labels=list(plan.with_labels),
-    )
+    loader.load_community(cid, plan.ontology.id)
+    graph.write("adopt_mark", community_id=cid, labels=list(plan.labels), with_labels=list(plan.with_labels))
     report = loader.load(plan.dataset)
     for rows in batched(plan.links, batch_size):
         graph.write("adopt_link", rows=list(rows))
-    return report
+    return report, _prune(graph, plan, batch_size)
+
+
+def _prune(graph: Graph, plan: AdoptPlan, batch_size: int) -> dict[str, int]:
+    """Delete the community's entities, relationships and types that `plan` no longer has."""
+    cid, ds = plan.community_id, plan.dataset
+    wanted_ids = {e.id for e in ds.entities}
+    wanted_rels = {(r.source, r.type, r.target) for r in ds.relationships}
+    stale_ids: list[str] = []
+    stale_rels: list[dict[str, str]] = []
+    for row in graph.read("adopt_current", community_id=cid, structural=[graph.settings.adopts_rel]):
+        if row["id"] not in wanted_ids:
+            stale_ids.append(row["id"])
+            continue
+        for rel_type, target in row["out"]:
+            if rel_type is not None and (row["id"], rel_type, target) not in wanted_rels:
+                stale_rels.append({"source": row["id"], "type": rel_type, "target": target})
+    pruned = {"entities": 0, "relationships": 0, "types": 0}
+    for start in range(0, max(len(stale_ids), len(stale_rels)), batch_size):
+        rows = graph.write(
+            "adopt_prune",
+            community_id=cid,
+            entities=stale_ids[start : start + batch_size],
+            rels=stale_rels[start : start + batch_size],
+        )
+        pruned["entities"] += int(rows[0]["entities"]) if rows else 0
+        pruned["relationships"] += int(rows[0]["rels"]) if rows else 0
+    rows = graph.write(
+        "adopt_prune_ontology",
+        ontology_id=plan.ontology.id,
+        labels=plan.ontology.labels,
+        types=plan.ontology.relation_names,
+    )
+    pruned["types"] = int(rows[0]["deleted"]) if rows else 0
+    return pruned
 
 
 def remove_adoption(graph: Graph, community_id: str) -> int:

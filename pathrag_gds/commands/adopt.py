@@ -78,9 +78,14 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             print("dry run: nothing written")
             return 0
-        report = adopt(graph, plan, batch_size=args.batch_size)
+        report, pruned = adopt(graph, plan, batch_size=args.batch_size)
         for line in report.lines():
             print(line)
+        if any(pruned.values()):
+            print(
+                f"  no longer in your graph, deleted: {pruned['entities']} entities, "
+                f"{pruned['relationships']} relationships, {pruned['types']} ontology types"
+            )
     if args.index:
         from pathrag_gds.commands.index import run_index
 

@@ -246,5 +246,21 @@ def test_a_plain_labelled_graph_is_adopted_by_its_labels_and_removed_whole(
     svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
     assert _answer(svc.pathrag("Who directed The Salt Road?", community_id=community)) == "Ingrid Vale"
 
+    with graph.session() as s:  # the user's graph changes: adopting again follows it
+        s.run(
+            f"MATCH (c:`{plain}` {{name: 'Mira Solberg'}}) DETACH DELETE c WITH 1 AS one "
+            f"MATCH (:`{plain}` {{name: 'Ingrid Vale'}})-[r:DIRECTED]->() DELETE r WITH 1 AS one "
+            f"MATCH (m:`{plain}` {{title: 'Glass Harbour'}}) "
+            f"CREATE (:Person:`{plain}` {{name: 'Ola Brink'}})-[:ACTED_IN]->(m)"
+        ).consume()
+    now = _dump(graph, plain)
+    before = {"nodes": now["nodes"], "rels": [r for r in now["rels"] if r[1] != "ADOPTS"]}  # as without adopt
+    code, out = _cli(*args)
+    assert code == 0 and "deleted: 1 entities, 1 relationships, 1 ontology types" in out, out
+    counts = graph.read("community_counts", community_id=community, entity_label=settings.entity_label)[0]
+    assert counts["entities"] == 5 and counts["relationships"] == {"ACTED_IN": 3}, counts
+    (onto,) = graph.read("ontology_read", ontology_id=f"adopted:{community}")
+    assert [r["type"] for r in onto["relation_types"]] == ["ACTED_IN"]
+
     assert _cli("adopt", "--community", community, "--remove")[0] == 0
     assert _dump(graph, plain) == before
