@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pathrag_gds.adopt_ontology import RelationStats, TypeStats, add_sample, infer_ontology
-from pathrag_gds.datasets.checks import is_identifier
+from pathrag_gds.datasets.checks import BAD_IN_NAME, BAD_IN_TEXT, is_identifier
 from pathrag_gds.datasets.load_report import LoadReport
 from pathrag_gds.datasets.loader import GraphLoader, batched, delete_community
 from pathrag_gds.datasets.rows import Dataset, EntityRow, RelationRow, entity_id
@@ -94,9 +94,18 @@ def _counts(counter: Mapping[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
 
 
+def _clean(text: str, *, multiline: bool = True) -> str:
+    """Text the loaders accept: characters they refuse become spaces (the user's data is kept as it is)."""
+    if not multiline:
+        text = " ".join(text.split())
+    return (BAD_IN_TEXT if multiline else BAD_IN_NAME).sub(" ", text).strip()
+
+
 def _value(value: Any) -> Any:
     """A property value as the loaders store it, or None when it is not one (maps, vectors)."""
-    if isinstance(value, bool | int | str):
+    if isinstance(value, str):
+        return _clean(value)
+    if isinstance(value, bool | int):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else None
@@ -129,8 +138,8 @@ def _attributes(props: Mapping[str, Any], skip: set[str]) -> dict[str, Any]:
 def _name(props: Mapping[str, Any], name_property: str, fallback: str) -> str:
     for key in (name_property, *NAME_FALLBACKS):
         value = props.get(key)
-        if isinstance(value, str | int | float) and str(value).strip():
-            return str(value).strip()
+        if isinstance(value, str | int | float) and _clean(str(value), multiline=False):
+            return _clean(str(value), multiline=False)
     return fallback
 
 
@@ -226,15 +235,16 @@ class _Reader:
             return
         value = props.get(self.key) if self.key else None
         node_key = str(value) if value is not None else element_id
-        eid = entity_id(self.community_id, node_key)
+        eid = entity_id(self.community_id, _clean(node_key, multiline=False))
         name = _name(props, self.name_property, node_key)
-        type_labels = tuple(sorted(label for label in row["labels"] if label not in self.not_types))
+        type_labels = tuple(
+            sorted(label for label in row["labels"] if label not in self.not_types and is_identifier(label))
+        )
         desc = props.get(self.description_property)
         skip = self.skip | {self.name_property, self.description_property}
         attributes = _attributes(props, skip)
-        self.entities.append(
-            EntityRow(eid, name, type_labels, desc if isinstance(desc, str) else "", attributes)
-        )
+        description = _clean(desc) if isinstance(desc, str) else ""
+        self.entities.append(EntityRow(eid, name, type_labels, description, attributes))
         self.ids[element_id], self.names[element_id], self.labels[element_id] = eid, name, type_labels
         for label in type_labels:
             stats = self.types.setdefault(label, TypeStats())

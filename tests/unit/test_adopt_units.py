@@ -53,3 +53,8 @@ def test_property_values_keep_scalars_and_drop_vectors_maps_and_builder_internal
     assert _attributes(props, {"name"}) == {"year": 2015}
     assert _name({"title": "Glass Harbour"}, "name", "4:x:1") == "Glass Harbour"
     assert _name({}, "name", "4:x:1") == "4:x:1"
+
+
+def test_text_the_loaders_would_refuse_is_cleaned_not_refused() -> None:
+    assert _name({"name": "Lumen\nLabs\x00"}, "name", "k") == "Lumen Labs"
+    assert _value("two\nlines\x07") == "two\nlines"
