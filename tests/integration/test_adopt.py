@@ -264,3 +264,26 @@ def test_a_plain_labelled_graph_is_adopted_by_its_labels_and_removed_whole(
 
     assert _cli("adopt", "--community", community, "--remove")[0] == 0
     assert _dump(graph, plain) == before
+
+
+def test_key_names_the_entity_ids_and_a_node_without_it_keeps_its_element_id(
+    plain: str, graph: Graph
+) -> None:
+    code, out = _cli(
+        "adopt",
+        "--community",
+        plain,
+        "--label",
+        "Person",
+        "--label",
+        "Movie",
+        "--with-label",
+        plain,
+        "--key",
+        "name",
+    )
+    assert code == 0, out
+    ids = {r["id"] for r in graph.read("adopt_current", community_id=plain, structural=["ADOPTS"])}
+    people = {f"{plain}:Ingrid Vale", f"{plain}:Tomas Reyn", f"{plain}:Mira Solberg"}
+    assert people <= ids and len(ids - people) == 2  # the movies have no `name`: their element ids
+    assert _cli("adopt", "--community", plain, "--remove")[0] == 0
