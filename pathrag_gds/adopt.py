@@ -52,6 +52,12 @@ class AdoptPlan:
     #: [{id: the new entity's id, element_id: the user's node}]
     links: list[dict[str, str]] = field(default_factory=list)
     skipped_types: Counter[str] = field(default_factory=Counter)
+    #: the user's relationship type from a node to its chunks (neo4j-graphrag's FROM_CHUNK), or None
+    chunk_rel: str | None = None
+    #: [{id: entity id, chunk: the chunk's element id}]
+    chunk_links: list[dict[str, str]] = field(default_factory=list)
+    #: chunk_rel targets that are not chunks with a text (not sources)
+    unusable_chunks: int = 0
 
     def lines(self) -> list[str]:
         """What adopting adds, for `--dry-run` and the report."""
@@ -76,6 +82,18 @@ class AdoptPlan:
             f"  (:Ontology {{id: {self.ontology.id!r}}}) with {len(self.ontology.entity_types)} "
             f"EntityType and {len(self.ontology.relation_types)} RelationType node(s):",
         ]
+        if self.chunk_rel:
+            chunks = len({c["chunk"] for c in self.chunk_links})
+            out.append(
+                f"  {len(self.chunk_links)} (:Entity)-[:MENTIONED_IN]->(your :Chunk) relationship(s), to "
+                f"{chunks} chunk(s) your nodes point to with {self.chunk_rel}: the paths' sources, "
+                "their text not copied"
+            )
+            if self.unusable_chunks:
+                out.append(
+                    f"  {self.unusable_chunks} {self.chunk_rel} target(s) are not (:Chunk) nodes with "
+                    "a text: not sources"
+                )
         for rt in self.ontology.relation_types:
             ends = f"{'/'.join(rt.source_labels) or 'any'} -> {'/'.join(rt.target_labels) or 'any'}"
             out.append(
@@ -152,6 +170,7 @@ def plan_adoption(
     key: str | None = None,
     name_property: str | None = None,
     description_property: str | None = None,
+    chunk_rel: str | None = None,
 ) -> AdoptPlan:
     """Read the nodes to adopt, their relationships and their ontology; write nothing.
 
@@ -163,6 +182,8 @@ def plan_adoption(
         key: a property whose value identifies a node (default: the node's element id).
         name_property: the property holding a name (default: the *name_property* setting).
         description_property: the property holding a description (default: the setting).
+        chunk_rel: the relationship type from a node to its chunks (`FROM_CHUNK`); the chunks
+            (with the chunk label and a text) become the sources of the node's paths.
 
     Raises:
         InvalidInput: no label given, a label the database lacks, no such nodes, or a community of
@@ -172,11 +193,16 @@ def plan_adoption(
     labels, with_labels = tuple(dict.fromkeys(labels)), tuple(dict.fromkeys(with_labels))
     if not labels or not community_id:
         raise InvalidInput("adopt needs a community id and a label: adopt --community ID --label LABEL")
-    for label in (*labels, *with_labels):
+    for label in (*labels, *with_labels, *([chunk_rel] if chunk_rel else [])):
         quote_identifier(label)
-    missing = sorted({*labels, *with_labels} - graph.schema()["labels"])
+    schema = graph.schema()
+    missing = sorted({*labels, *with_labels} - schema["labels"])
     if missing:
         raise InvalidInput(f"no node has label(s) {missing}: check the spelling (labels are case-sensitive)")
+    if chunk_rel and chunk_rel not in schema["types"]:
+        raise InvalidInput(
+            f"no relationship has type {chunk_rel!r}: check --chunk-rel (types are case-sensitive)"
+        )
     state = graph.read("adopt_state", community_id=community_id)
     if state and state[0]["labels"] is None:
         raise InvalidInput(
@@ -207,7 +233,15 @@ def plan_adoption(
     ontology = infer_ontology(f"adopted:{community_id}", reader.types, reader.relations)
     dataset = Dataset(ontology, community_id, reader.entities, reader.rels)
     links = [{"id": eid, "element_id": element_id} for element_id, eid in reader.ids.items()]
-    return AdoptPlan(community_id, labels, with_labels, ontology, dataset, links, reader.skipped)
+    plan = AdoptPlan(community_id, labels, with_labels, ontology, dataset, links, reader.skipped, chunk_rel)
+    if chunk_rel:
+        for batch in batched(list(reader.ids), READ_BATCH):
+            for row in graph.read("adopt_chunks", extra={"chunk_rel": chunk_rel}, ids=list(batch)):
+                if row["usable"]:
+                    plan.chunk_links.append({"id": reader.ids[row["node"]], "chunk": row["chunk"]})
+                else:
+                    plan.unusable_chunks += 1
+    return plan
 
 
 @dataclass
@@ -279,10 +313,19 @@ def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> tuple[Loa
     loader = GraphLoader(graph, batch_size=batch_size, progress=False)
     loader.ensure_schema()
     loader.load_community(cid, plan.ontology.id)
-    graph.write("adopt_mark", community_id=cid, labels=list(plan.labels), with_labels=list(plan.with_labels))
+    graph.write(
+        "adopt_mark",
+        community_id=cid,
+        labels=list(plan.labels),
+        with_labels=list(plan.with_labels),
+        chunk_rel=plan.chunk_rel,
+    )
     report = loader.load(plan.dataset)
     for rows in batched(plan.links, batch_size):
         graph.write("adopt_link", rows=list(rows))
+    graph.write("adopt_unlink_chunks", community_id=cid)  # then the current ones
+    for rows in batched(plan.chunk_links, batch_size):
+        graph.write("adopt_link_chunks", rows=list(rows))
     return report, _prune(graph, plan, batch_size)
 
 
@@ -336,4 +379,6 @@ def remove_adoption(graph: Graph, community_id: str) -> int:
             f"community {community_id!r} was loaded, not adopted: --remove only removes adopted communities "
             "(pathrag_gds.datasets.loader.delete_community deletes a loaded one with its entities)"
         )
+    # first: deleting a community deletes the chunks only its entities mention, and these are the user's
+    graph.write("adopt_unlink_chunks", community_id=community_id)
     return delete_community(graph, community_id, drop_ontology=True)

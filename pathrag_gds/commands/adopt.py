@@ -35,6 +35,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=None,
         help="the property holding a node's description (default: description)",
     )
+    p.add_argument(
+        "--chunk-rel",
+        default=None,
+        help="the relationship type from a node to its chunks (neo4j-graphrag: FROM_CHUNK): they become "
+        "the paths' sources, their text not copied",
+    )
     p.add_argument("--dry-run", action="store_true", help="list what adopt would add, write nothing")
     p.add_argument("--remove", action="store_true", help="delete everything adopt added for this community")
     p.add_argument(
@@ -72,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
             key=args.key,
             name_property=args.name_property,
             description_property=args.description_property,
+            chunk_rel=args.chunk_rel,
         )
         for line in plan.lines():
             print(line)

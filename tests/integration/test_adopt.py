@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
+import os
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +24,7 @@ pytest.importorskip("neo4j_graphrag", reason="needs the graphrag extra: pip inst
 
 from neo4j_graphrag.components.kg_writer import Neo4jWriter
 from neo4j_graphrag.components.types import Neo4jGraph, Neo4jNode, Neo4jRelationship
+from pathrag_testutil import run_cli
 
 from pathrag_gds.cli import main
 from pathrag_gds.config import Settings
@@ -121,23 +125,22 @@ def test_a_neo4j_graphrag_graph_is_adopted_answers_and_is_removed_whole(
     before = _dump(graph, kg)
     assert len(before["nodes"]) == 9 and len(before["rels"]) == 9
 
-    code, out = _cli(
-        "adopt", "--community", community, "--label", "__Entity__", "--with-label", kg, "--dry-run"
-    )
+    adopt = ["adopt", "--community", community, "--label", "__Entity__", "--with-label", kg]
+    adopt += ["--chunk-rel", "FROM_CHUNK"]
+    code, out = _cli(*adopt, "--dry-run")
     assert code == 0 and "dry run: nothing written" in out, out
     assert "LOCATED_IN: City/Organization -> City/Country, reads 'is located in'" in out, out
     assert "8 (:Entity) node(s)" in out and "7 relationship(s) between those entities" in out, out
     assert _dump(graph, kg) == before
     assert not graph.read("adopt_state", community_id=community)
 
-    code, out = _cli(
-        "adopt", "--community", community, "--label", "__Entity__", "--with-label", kg, "--index"
-    )
+    assert "2 (:Entity)-[:MENTIONED_IN]->(your :Chunk) relationship(s), to 1 chunk(s)" in out, out
+    code, out = _cli(*adopt, "--index")
     assert code == 0, out
     during = _dump(graph, kg)
     assert during["nodes"] == before["nodes"]  # labels and properties of the user's nodes unchanged
     added = [r for r in during["rels"] if r not in before["rels"]]
-    assert {r[1] for r in added} == {"ADOPTS"} and len(added) == 8
+    assert Counter(r[1] for r in added) == {"ADOPTS": 8, "MENTIONED_IN": 2}
     assert all(r in during["rels"] for r in before["rels"])
 
     ontology = {o["id"]: o for o in graph.read("ontology_read", ontology_id=f"adopted:{community}")}
@@ -156,11 +159,22 @@ def test_a_neo4j_graphrag_graph_is_adopted_answers_and_is_removed_whole(
     assert _answer(one_hop) == "Bruno Keller", _paths(one_hop)
     assert _answer(two_hop) == "Tarvik", _paths(two_hop)
     assert two_hop.best is not None and two_hop.best.depth == 2, _paths(two_hop)
+    texts = {c.text for c in two_hop.best.sources}  # the user's chunk, read where it is
+    assert texts == {"Alice works at Lumen Labs."}, two_hop.best.sources
     assert all(n.id.startswith(community + ":") for p in two_hop.paths for n in p.nodes)  # confined
+
+    env = {**os.environ, "PATHRAG_CLUSTER_MIN_SIZE": "3"}  # GDS clusters, summarized from the chunk
+    proc = run_cli("communities", "--community", community, "--json", env=env)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["clusters"] >= 1, proc.stdout + proc.stderr
 
     code, out = _cli("adopt", "--community", community, "--remove")
     assert code == 0, out
     assert _dump(graph, kg) == before
+    with graph.session() as session:  # the clusters went with the community
+        left = session.run(
+            "MATCH (cl:Cluster {community_id: $c}) RETURN count(cl) AS n", c=community
+        ).single()
+    assert left is not None and left["n"] == 0
     assert not graph.read("adopt_state", community_id=community)
     assert not graph.read("ontology_read", ontology_id=f"adopted:{community}")
 
