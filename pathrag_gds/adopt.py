@@ -36,6 +36,18 @@ STRUCTURAL_LABELS = frozenset({"__Entity__", "__KGBuilder__"})
 NAME_FALLBACKS = ("name", "title", "id", "entity_id")
 #: Float lists at least this long are vectors (the user's own embeddings), not attributes.
 VECTOR_MIN = 16
+#: `adopt --lightrag WORKSPACE`: LightRAG's Neo4j storage (`(:<workspace>:<entity_type>
+#: {entity_id, entity_type, description, source_id, ...})`, every edge `DIRECTED` with its meaning
+#: in `keywords` and `description`).
+LIGHTRAG_RENAME = {"DIRECTED": "RELATED_TO"}
+LIGHTRAG_SKIP = (
+    "entity_type",
+    "source_id",
+    "file_path",
+    "created_at",
+    "weight",
+    "truncate",
+)  # a label too, or bookkeeping
 #: Node ids per relationship read.
 READ_BATCH = 5000
 
@@ -66,7 +78,7 @@ class AdoptPlan:
         rels = Counter(r.type for r in ds.relationships)
         out = [
             f"adopt {cid!r}: {len(ds.entities)} node(s) with label(s) {' or '.join(self.labels)}"
-            + (f" and {' and '.join(self.with_labels)}" if self.with_labels else "")
+            + "".join(f" and {label}" for label in self.with_labels if label not in self.labels)
             + ", "
             f"{len(ds.relationships)} relationship(s) between them",
             "your nodes and relationships are not changed: no label, property or relationship of "
@@ -171,6 +183,8 @@ def plan_adoption(
     name_property: str | None = None,
     description_property: str | None = None,
     chunk_rel: str | None = None,
+    rename_types: Mapping[str, str] | None = None,
+    skip_properties: Sequence[str] = (),
 ) -> AdoptPlan:
     """Read the nodes to adopt, their relationships and their ontology; write nothing.
 
@@ -184,6 +198,9 @@ def plan_adoption(
         description_property: the property holding a description (default: the setting).
         chunk_rel: the relationship type from a node to its chunks (`FROM_CHUNK`); the chunks
             (with the chunk label and a text) become the sources of the node's paths.
+        rename_types: mirror these relationship types under another name (LightRAG's `DIRECTED`,
+            which says nothing, as `RELATED_TO`).
+        skip_properties: properties not copied (bookkeeping such as LightRAG's `source_id`).
 
     Raises:
         InvalidInput: no label given, a label the database lacks, no such nodes, or a community of
@@ -216,7 +233,8 @@ def plan_adoption(
         key=key,
         name_property=name_property or s.name_property,
         description_property=description_property or s.description_property,
-        skip={"id", "name", "embedding", s.embedding_property, *([key] if key else [])},
+        skip={"id", "name", "embedding", s.embedding_property, *([key] if key else []), *skip_properties},
+        rename=dict(rename_types or {}),
     )
     for label in labels:
         for row in graph.read("adopt_nodes", extra={"label": label}, with_labels=list(with_labels)):
@@ -254,6 +272,7 @@ class _Reader:
     name_property: str
     description_property: str
     skip: set[str]
+    rename: dict[str, str] = field(default_factory=dict)
     ids: dict[str, str] = field(default_factory=dict)  # element id -> entity id
     names: dict[str, str] = field(default_factory=dict)  # element id -> name
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # element id -> type labels
@@ -289,11 +308,12 @@ class _Reader:
         src, rel_type, tgt = row["source"], row["type"], row["target"]
         if tgt not in self.ids:
             return
+        rel_type = self.rename.get(rel_type, rel_type)
         if not is_identifier(rel_type) or rel_type in reserved:
             self.skipped[rel_type] += 1
             return
         self.rels.append(
-            RelationRow(self.ids[src], rel_type, self.ids[tgt], _attributes(row["props"], set()))
+            RelationRow(self.ids[src], rel_type, self.ids[tgt], _attributes(row["props"], self.skip))
         )
         stats = self.relations.setdefault(rel_type, RelationStats())
         stats.count += 1

@@ -15,6 +15,8 @@ Example:
     ('has capital', 'is capital of')
     >>> derive_phrases("WORKS_FOR")
     ('works for', '')
+    >>> derive_phrases("RELATED_TO")
+    ('is related to', 'is related to')
     >>> derive_phrases("ACTED_IN")
     ('acted in', '')
 """
@@ -55,6 +57,8 @@ def derive_phrases(rel_type: str) -> tuple[str, str]:
     words = [w for w in rel_type.replace("-", "_").lower().split("_") if w]
     if not words:
         return rel_type, ""
+    if words in (["related", "to"], ["relates", "to"]):  # symmetric
+        return "is related to", "is related to"
     text = " ".join(words)
     if words[0] == "has" and len(words) > 1:
         return text, f"is {' '.join(words[1:])} of"

@@ -7,6 +7,7 @@ Your nodes, labels, properties and relationships stay as they are; what adopt ad
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,6 +28,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         help="... that also carry this label (repeat: all of them); it is not read as a type",
+    )
+    p.add_argument(
+        "--lightrag",
+        default=None,
+        metavar="WORKSPACE",
+        help="a LightRAG workspace (its label, e.g. base): entity_id names and keys the nodes, the "
+        "DIRECTED edges become RELATED_TO with their keywords and description as text",
     )
     p.add_argument("--key", default=None, help="a property that identifies a node (default: its element id)")
     p.add_argument("--name-property", default=None, help="the property holding a node's name (default: name)")
@@ -52,7 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `adopt`."""
-    from pathrag_gds.adopt import adopt, plan_adoption, remove_adoption
+    from pathrag_gds.adopt import LIGHTRAG_RENAME, LIGHTRAG_SKIP, adopt, plan_adoption, remove_adoption
     from pathrag_gds.config import get_settings
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.graph import Graph
@@ -60,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     settings = get_settings()
     with Graph.connect(settings) as graph:
         if args.remove:
-            if args.label or args.with_label or args.dry_run:
+            if args.label or args.with_label or args.lightrag or args.dry_run:
                 raise InvalidInput("--remove takes only --community: adopt --community ID --remove")
             deleted = remove_adoption(graph, args.community)
             print(
@@ -68,6 +76,16 @@ def run(args: argparse.Namespace) -> int:
                 "relationships and ontology; your nodes are as before"
             )
             return 0
+        preset: dict[str, Any] = {}
+        if args.lightrag:
+            if args.label:
+                raise InvalidInput(
+                    "--lightrag names the nodes itself: drop --label (narrow with --with-label)"
+                )
+            args.label, args.with_label = [args.lightrag], [args.lightrag, *args.with_label]
+            args.key = args.key or "entity_id"
+            args.name_property = args.name_property or "entity_id"
+            preset = {"rename_types": LIGHTRAG_RENAME, "skip_properties": LIGHTRAG_SKIP}
         if not args.label:
             raise InvalidInput("name the nodes to adopt: adopt --community ID --label LABEL")
         plan = plan_adoption(
@@ -79,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             name_property=args.name_property,
             description_property=args.description_property,
             chunk_rel=args.chunk_rel,
+            **preset,
         )
         for line in plan.lines():
             print(line)

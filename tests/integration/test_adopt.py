@@ -301,3 +301,70 @@ def test_key_names_the_entity_ids_and_a_node_without_it_keeps_its_element_id(
     people = {f"{plain}:Ingrid Vale", f"{plain}:Tomas Reyn", f"{plain}:Mira Solberg"}
     assert people <= ids and len(ids - people) == 2  # the movies have no `name`: their element ids
     assert _cli("adopt", "--community", plain, "--remove")[0] == 0
+
+
+#: LightRAG's Neo4j storage, as its `upsert_node` and `upsert_edge` write (lightrag/kg/neo4j_impl.py).
+LIGHTRAG_NODE = "MERGE (n:`{ws}` {{entity_id: $entity_id}}) SET n += $properties SET n:`{entity_type}`"
+LIGHTRAG_EDGE = (
+    "MATCH (source:`{ws}` {{entity_id: $source_entity_id}}) WITH source "
+    "MATCH (target:`{ws}` {{entity_id: $target_entity_id}}) "
+    "MERGE (source)-[r:DIRECTED]-(target) SET r += $properties"
+)
+LIGHTRAG_NODES = [
+    ("Alice Moreau", "person", "A chemist who builds sensors."),
+    ("Bruno Keller", "person", "An engineer and entrepreneur."),
+    ("Lumen Labs", "organization", "A company making optical sensors."),
+    ("Tarvik", "geo", "A port city in the north."),
+]
+LIGHTRAG_EDGES = [
+    ("Alice Moreau", "Lumen Labs", "employment, research", "Alice Moreau works at Lumen Labs as a chemist."),
+    ("Bruno Keller", "Lumen Labs", "founder, creation", "Bruno Keller founded Lumen Labs in 2015."),
+    ("Lumen Labs", "Tarvik", "location, headquarters", "Lumen Labs has its headquarters in Tarvik."),
+]
+
+
+@pytest.fixture()
+def lightrag(graph: Graph) -> Iterator[str]:
+    """A LightRAG workspace (its label) written with LightRAG's own Cypher."""
+    ws = f"LightRAG57_{uuid.uuid4().hex[:10]}"
+    with graph.session() as s:
+        for name, entity_type, desc in LIGHTRAG_NODES:
+            props = {"entity_id": name, "entity_type": entity_type, "description": desc}
+            props |= {"source_id": "chunk-1<SEP>chunk-2", "file_path": "notes.txt", "created_at": 1733400000}
+            s.run(
+                LIGHTRAG_NODE.format(ws=ws, entity_type=entity_type), entity_id=name, properties=props
+            ).consume()
+        for src, tgt, keywords, desc in LIGHTRAG_EDGES:
+            props = {"weight": 1.0, "keywords": keywords, "description": desc, "source_id": "chunk-1"}
+            s.run(
+                LIGHTRAG_EDGE.format(ws=ws), source_entity_id=src, target_entity_id=tgt, properties=props
+            ).consume()
+    try:
+        yield ws
+    finally:
+        if graph.read("adopt_state", community_id=ws):
+            _cli("adopt", "--community", ws, "--remove")
+        with graph.session() as s:
+            s.run(f"MATCH (n:`{ws}`) DETACH DELETE n").consume()
+
+
+def test_a_lightrag_workspace_is_adopted_with_its_edge_text_and_removed_whole(
+    lightrag: str, graph: Graph, settings: Settings
+) -> None:
+    community, before = lightrag, _dump(graph, lightrag)
+    code, out = _cli("adopt", "--community", community, "--lightrag", lightrag, "--index")
+    assert code == 0 and "(geo 1, organization 1, person 2)" in out and "with label(s) LightRAG57_" in out, (
+        out
+    )
+    assert (
+        "RELATED_TO: person/organization -> organization/geo, reads 'is related to' / 'is related to'" in out
+    ), out
+    svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
+    result = svc.pathrag("Who founded Lumen Labs?", community_id=community)
+    assert _answer(result) == "Bruno Keller", _paths(result)
+    best = result.best
+    assert best is not None and best.edges[0].attributes["keywords"] == "founder, creation"
+    assert "source_id" not in best.edges[0].attributes and "source_id" not in best.nodes[0].attributes
+    assert best.nodes[0].id == f"{community}:Lumen Labs" or best.nodes[-1].id == f"{community}:Bruno Keller"
+    assert _cli("adopt", "--community", community, "--remove")[0] == 0
+    assert _dump(graph, lightrag) == before
