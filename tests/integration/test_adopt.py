@@ -30,6 +30,7 @@ from pathrag_gds.cli import main
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.loader import Dataset, EntityRow, GraphLoader, delete_community
 from pathrag_gds.graph import Graph
+from pathrag_gds.integrations.neo4j_graphrag import PathRagRetriever
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.scoring import get_scorer
 from pathrag_gds.service import PathRag
@@ -162,6 +163,11 @@ def test_a_neo4j_graphrag_graph_is_adopted_answers_and_is_removed_whole(
     texts = {c.text for c in two_hop.best.sources}  # the user's chunk, read where it is
     assert texts == {"Alice works at Lumen Labs."}, two_hop.best.sources
     assert all(n.id.startswith(community + ":") for p in two_hop.paths for n in p.nodes)  # confined
+
+    # neo4j-graphrag's own pipeline on the graph it built: pathrag_gds's retriever, on the user's driver
+    retriever = PathRagRetriever(graph.driver, community, settings=settings, hop_depth=2)
+    found = retriever.search(query_text="Who founded Lumen Labs?", top_k=3)
+    assert found.items and found.items[0].metadata["answer"] == "Bruno Keller", found.items
 
     env = {**os.environ, "PATHRAG_CLUSTER_MIN_SIZE": "3"}  # GDS clusters, summarized from the chunk
     proc = run_cli("communities", "--community", community, "--json", env=env)
