@@ -13,6 +13,8 @@ import contextlib
 import io
 import json
 import os
+import secrets
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -22,10 +24,12 @@ import pytest
 
 pytest.importorskip("neo4j_graphrag", reason="needs the graphrag extra: pip install -e '.[graphrag]'")
 
+from fastapi.testclient import TestClient
 from neo4j_graphrag.components.kg_writer import Neo4jWriter
 from neo4j_graphrag.components.types import Neo4jGraph, Neo4jNode, Neo4jRelationship
 from pathrag_testutil import run_cli
 
+from pathrag_gds.api import create_app
 from pathrag_gds.cli import main
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.loader import Dataset, EntityRow, GraphLoader, delete_community
@@ -372,5 +376,16 @@ def test_a_lightrag_workspace_is_adopted_with_its_edge_text_and_removed_whole(
     assert best is not None and best.edges[0].attributes["keywords"] == "founder, creation"
     assert "source_id" not in best.edges[0].attributes and "source_id" not in best.nodes[0].attributes
     assert best.nodes[0].id == f"{community}:Lumen Labs" or best.nodes[-1].id == f"{community}:Bruno Keller"
+
+    token = secrets.token_urlsafe(24)  # the HTTP API on the adopted community
+    app_settings = settings.model_copy(update={"api_token": token, "api_timeout_s": 300.0})
+    with TestClient(create_app(app_settings, warm_up=False), base_url="http://127.0.0.1") as client:
+        deadline = time.monotonic() + 120
+        while client.get("/readyz").status_code != 200:  # models load in the background
+            assert time.monotonic() < deadline, "the API did not get ready"
+            time.sleep(0.5)
+        body = {"question": "Who founded Lumen Labs?", "community_id": community}
+        r = client.post("/v1/query", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200 and r.json()["answer"].startswith("Bruno Keller"), r.text
     assert _cli("adopt", "--community", community, "--remove")[0] == 0
     assert _dump(graph, lightrag) == before
