@@ -4,6 +4,8 @@
 // document (from a graph file) always counts. $per_entity: chunks per entity, in reading order.
 // `source` names a document's chunk by its document key (the file the document was read from stays
 // in the database, never in an answer); a graph file's chunk keeps the `source` its file gave it.
+// A chunk without an id (a user's chunk an adopted community cites, `adopt --chunk-rel`) is named
+// by its element id.
 UNWIND $ids AS eid
 MATCH (e:{{entity_label}} {{{id}}: eid})-[:{{mentioned_in}}]->(ch:{{chunk_label}})
 OPTIONAL MATCH (doc:{{document_label}})-[r:{{has_part}}]->(ch)
@@ -13,7 +15,7 @@ WITH eid, ch, doc, r
 WHERE CASE WHEN doc IS NULL THEN NOT EXISTS { (:{{document_label}})-[:{{has_part}}]->(ch) }
            ELSE $community IS NULL OR doc.community_id = $community END
 WITH eid, ch, doc, r ORDER BY doc.document_key, r.range[0], ch.id
-WITH eid, collect(ch {.id, .text, .headings, source: CASE WHEN doc IS NULL THEN ch.source ELSE doc.document_key END,
+WITH eid, collect(ch {id: coalesce(ch.id, elementId(ch)), .text, .headings, source: CASE WHEN doc IS NULL THEN ch.source ELSE doc.document_key END,
                       document_key: doc.document_key, title: doc.title, range: r.range})[0..$per_entity]
      AS chunks
 RETURN eid AS id, chunks

@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "db",
     "models",
     "load",
+    "adopt",
     "index",
     "communities",
     "info",

@@ -133,6 +133,8 @@ class GraphModelSettings(BaseModel):
     embedding_property: str = "embedding"
     community_label: str = "Community"
     community_rel: str = "AGGREGATES"
+    #: from an adopted entity to the user's node it stands for (`adopt`, docs/graph-model.md)
+    adopts_rel: str = "ADOPTS"
     vector_index: str = "pathrag_entity_embedding"
     #: entity property holding other names the entity goes by (a string or a list), matched in chunks
     aliases_property: str = "aliases"

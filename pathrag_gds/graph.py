@@ -168,6 +168,7 @@ class Graph:
             "embedding": s.embedding_property,
             "community_label": s.community_label,
             "community_rel": s.community_rel,
+            "adopts_rel": s.adopts_rel,
             "vector_index": s.vector_index,
             "document_label": s.document_label,
             "section_label": s.section_label,

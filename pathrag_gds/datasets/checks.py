@@ -15,6 +15,8 @@ _BAD_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 #: Refused in descriptions and other text: the same, except tab, line feed, carriage return and the
 #: Unicode line separators.
 _BAD_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+#: The two patterns, for callers that clean text rather than refuse it (`adopt`).
+BAD_IN_NAME, BAD_IN_TEXT = _BAD_IN_NAME, _BAD_IN_TEXT
 
 
 def bad_character(value: str, *, multiline: bool = False) -> str | None:

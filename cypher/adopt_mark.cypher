@@ -1,0 +1,5 @@
+// Mark a community as adopted: the labels that chose its nodes (`adopt --remove` only removes such).
+// $labels: any of them; $with_labels: all of them too; $chunk_rel: to the chunks (or null).
+MATCH (c:{{community_label}} {id: $community_id})
+SET c.adopted_labels = $labels, c.adopted_with_labels = $with_labels, c.adopted_chunk_rel = $chunk_rel
+RETURN c.id AS id

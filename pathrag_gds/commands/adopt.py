@@ -1,0 +1,121 @@
+"""`python -m pathrag_gds adopt --community ID --label LABEL`: make your own nodes a community.
+
+Your nodes, labels, properties and relationships stay as they are; what adopt adds is listed by
+`--dry-run` and deleted whole by `--remove` (docs/graph-model.md, "Your own graph").
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `adopt` command."""
+    p = sub.add_parser(
+        "adopt",
+        help="make nodes pathrag_gds did not load (e.g. neo4j-graphrag's) a community, without changing them",
+    )
+    p.add_argument("--community", required=True, help="the id of the community to create (or --remove)")
+    p.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        help="adopt the nodes with this label, e.g. __Entity__ (repeat: any of them, e.g. Person, Movie)",
+    )
+    p.add_argument(
+        "--with-label",
+        action="append",
+        default=[],
+        help="... that also carry this label (repeat: all of them); it is not read as a type",
+    )
+    p.add_argument(
+        "--lightrag",
+        default=None,
+        metavar="WORKSPACE",
+        help="a LightRAG workspace (its label, e.g. base): entity_id names and keys the nodes, the "
+        "DIRECTED edges become RELATED_TO with their keywords and description as text",
+    )
+    p.add_argument("--key", default=None, help="a property that identifies a node (default: its element id)")
+    p.add_argument("--name-property", default=None, help="the property holding a node's name (default: name)")
+    p.add_argument(
+        "--description-property",
+        default=None,
+        help="the property holding a node's description (default: description)",
+    )
+    p.add_argument(
+        "--chunk-rel",
+        default=None,
+        help="the relationship type from a node to its chunks (neo4j-graphrag: FROM_CHUNK): they become "
+        "the paths' sources, their text not copied",
+    )
+    p.add_argument("--dry-run", action="store_true", help="list what adopt would add, write nothing")
+    p.add_argument("--remove", action="store_true", help="delete everything adopt added for this community")
+    p.add_argument(
+        "--index", action="store_true", help="also embed the adopted entities (as `index --community`)"
+    )
+    p.add_argument("--batch-size", type=int, default=2000, help="rows per transaction (default 2000)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `adopt`."""
+    from pathrag_gds.adopt import LIGHTRAG_RENAME, LIGHTRAG_SKIP, adopt, plan_adoption, remove_adoption
+    from pathrag_gds.config import get_settings
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.graph import Graph
+
+    settings = get_settings()
+    with Graph.connect(settings) as graph:
+        if args.remove:
+            if args.label or args.with_label or args.lightrag or args.dry_run:
+                raise InvalidInput("--remove takes only --community: adopt --community ID --remove")
+            deleted = remove_adoption(graph, args.community)
+            print(
+                f"removed community {args.community!r}: {deleted} adopted entities, their links, "
+                "relationships and ontology; your nodes are as before"
+            )
+            return 0
+        preset: dict[str, Any] = {}
+        if args.lightrag:
+            if args.label:
+                raise InvalidInput(
+                    "--lightrag names the nodes itself: drop --label (narrow with --with-label)"
+                )
+            args.label, args.with_label = [args.lightrag], [args.lightrag, *args.with_label]
+            args.key = args.key or "entity_id"
+            args.name_property = args.name_property or "entity_id"
+            preset = {"rename_types": LIGHTRAG_RENAME, "skip_properties": LIGHTRAG_SKIP}
+        if not args.label:
+            raise InvalidInput("name the nodes to adopt: adopt --community ID --label LABEL")
+        plan = plan_adoption(
+            graph,
+            args.community,
+            args.label,
+            with_labels=args.with_label,
+            key=args.key,
+            name_property=args.name_property,
+            description_property=args.description_property,
+            chunk_rel=args.chunk_rel,
+            **preset,
+        )
+        for line in plan.lines():
+            print(line)
+        if args.dry_run:
+            print("dry run: nothing written")
+            return 0
+        report, pruned = adopt(graph, plan, batch_size=args.batch_size)
+        for line in report.lines():
+            print(line)
+        if any(pruned.values()):
+            print(
+                f"  no longer in your graph, deleted: {pruned['entities']} entities, "
+                f"{pruned['relationships']} relationships, {pruned['types']} ontology types"
+            )
+    if args.index:
+        from pathrag_gds.commands.index import run_index
+
+        run_index(community=args.community, batch_size=512, force=False)
+    else:
+        print(f"next: python -m pathrag_gds index --community {args.community}")
+    return 0
