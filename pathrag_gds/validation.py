@@ -20,6 +20,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pathrag_gds.catalog import GraphInfo
 from pathrag_gds.config import Settings
@@ -32,7 +33,7 @@ MAX_DEPTH_LIMIT = 10
 
 #: How a message names an option: the HTTP field, then the CLI flag.
 OPTION_NAMES = {
-    "hop_depth": "hop_depth (--max-depth)",
+    "hop_depth": "hop_depth (--max-depth; max_depth in Python)",
     "top_n": "top_n (--top-n)",
     "seed_n": "seed_n (--seed-n)",
 }
@@ -188,10 +189,18 @@ def check_graph(
 
 
 def _indexed(known: GraphInfo, community_id: str | None) -> bool:
-    """Whether the community (None: any community, or a graph without communities) has embeddings."""
+    """Whether the community (None: any community, or a graph without communities) has embeddings.
+
+    A community without entities has nothing to index: it counts as indexed, so the check that
+    fits it (no entities to cluster, no seeds) says what to do instead.
+    """
+
+    def ok(c: dict[str, Any]) -> bool:
+        return bool(c.get("indexed", True)) or not c.get("size", 1)
+
     if community_id is not None:
-        return bool(known.communities.get(community_id, {}).get("indexed", True))
-    flags = [c.get("indexed", True) for c in known.communities.values()]
+        return ok(known.communities.get(community_id, {}))
+    flags = [ok(c) for c in known.communities.values()]
     return not flags or any(flags)
 
 
