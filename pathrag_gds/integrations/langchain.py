@@ -37,7 +37,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         "pathrag_gds.integrations.langchain needs langchain-core: pip install 'pathrag_gds[langchain]'"
     ) from exc
 
-from pydantic import ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput
@@ -149,8 +149,9 @@ class PathRagRetriever(BaseRetriever):
 
     _service: PathRag = PrivateAttr()
 
-    @model_validator(mode="after")
-    def _check(self) -> PathRagRetriever:
+    def model_post_init(self, context: Any, /) -> None:
+        """Check the options, then open the search service: on the user's driver, else the package's."""
+        super().model_post_init(context)
         if not self.community_id.strip():
             raise InvalidInput(
                 "community_id is required: a PathRagRetriever searches one community (the ids are listed "
@@ -161,11 +162,6 @@ class PathRagRetriever(BaseRetriever):
         _check_limit("seed_n", self.seed_n)
         parse_mode(self.mode)
         _check_options(self.search_kwargs)
-        return self
-
-    def model_post_init(self, context: Any, /) -> None:
-        """Open the search service: on the user's driver, else the package's (from the settings)."""
-        super().model_post_init(context)
         base = self.settings
         if self.neo4j_database:
             base = (base or Settings.from_env()).model_copy(update={"neo4j_database": self.neo4j_database})
