@@ -4,7 +4,8 @@
 # Neo4j's jars are fetched from Maven Central on the first `python -m pathrag_gds db start`.
 #
 #   PATHRAG_EXTRAS   pip extras to install (default: dev,server). CI adds `train` (torch, pinned)
-#                    and `graphrag` (neo4j-graphrag, for pathrag_gds.integrations.neo4j_graphrag).
+#                    `graphrag` (neo4j-graphrag, for pathrag_gds.integrations.neo4j_graphrag) and
+#                    `langchain` (langchain-core, for pathrag_gds.integrations.langchain).
 #   PYTHON           interpreter to build the venv from (default: python3.11, else python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
