@@ -158,3 +158,33 @@ def test_http_token_scopes_the_caller(http_server: str) -> None:
             assert res.is_error and "403" in res.content[0].text
 
     anyio.run(main)
+
+
+def test_stdio_token_settings_scope_the_local_caller(tmp_path: Path) -> None:
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({TOKEN_DEMO: [DEMO], TOKEN_OTHER: [OTHER]}), encoding="utf-8")
+
+    async def main() -> None:
+        scoped = _stdio(PATHRAG_API_TOKENS_FILE=str(tokens), PATHRAG_MCP_TOKEN=TOKEN_OTHER)
+        async with Client(scoped) as client:
+            assert _payload(await client.call_tool("communities", {})) == []
+            res = await client.call_tool("query", {"question": QUESTION, "community": DEMO})
+            assert res.is_error and "may not query" in res.content[0].text
+        wrong = _stdio(PATHRAG_API_TOKENS_FILE=str(tokens), PATHRAG_MCP_TOKEN="wrong-token-0123456789abcdef")
+        async with Client(wrong) as client:
+            res = await client.call_tool("communities", {})
+            assert res.is_error and "403" in res.content[0].text
+
+    anyio.run(main)
+
+
+def test_http_beyond_loopback_needs_a_token() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pathrag_gds", "mcp", "--transport", "http", "--host", "0.0.0.0"],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "refusing to listen on 0.0.0.0" in proc.stderr, proc.stderr
