@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "intent",
     "tune",
     "serve",
+    "mcp",
 ]
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test suite, from a fresh machine: set up (with the `train` extra: torch==2.13.0, for the
 # fidelity/training tests, which export the fp32 model themselves and check the committed int8 is
-# reproduced, `graphrag`: neo4j-graphrag for its Retriever adapter, and `langchain`: langchain-core
-# for its retriever), install Chromium for the browser test, then lint, type-check and pytest.
+# reproduced, `graphrag`: neo4j-graphrag for its Retriever adapter, `langchain`: langchain-core for
+# its retriever, `mcp`: the MCP SDK for the MCP server), install Chromium for the browser test, then
+# lint, type-check and pytest.
 # Every step runs even when an earlier check failed; the exit status is non-zero if any did.
 # Integration tests use NEO4J_URI when set, else the local Neo4j (started by the test fixture when
 # it is not running). Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not slow"`.
@@ -11,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${PATHRAG_SKIP_SETUP:-0}" != "1" ]; then
-  PATHRAG_EXTRAS=dev,server,train,graphrag,langchain bash scripts/setup.sh || exit 1
+  PATHRAG_EXTRAS=dev,server,train,graphrag,langchain,mcp bash scripts/setup.sh || exit 1
 fi
 
 # Chromium and its driver for the explorer's browser test, from Debian's packages. Where apt-get is
