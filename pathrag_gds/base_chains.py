@@ -2,8 +2,9 @@
 
 A community that has not run `tune` still has an ontology, and the query path's sentence encoder
 (all-MiniLM-L6-v2) already knows English: "Who does X get her parts from?" lies nearer "the company
-that supplies X" than "the plant that X owns". So where no chain model exists the planner scores
-chains with that encoder, untrained: the masked question against each chain's text
+that supplies X" than "the plant that X owns". So the planner can score chains with that encoder,
+untrained (opt-in: docs/chains.md says where it helps and where it does not): the masked question
+against each chain's text
 (:func:`~pathrag_gds.search.schema.chain_text`, the same text a tuned model reads), plus the
 answer-type term at a fixed weight. Chain texts are embedded once and kept in the process cache and
 the on-disk sentence store, like the ontology's other texts.
@@ -123,7 +124,7 @@ def planning_scorer(settings: Settings, community_id: str | None) -> ChainScorer
 
 
 def base_chain_scorer(settings: Settings) -> BaseChainScorer:
-    """The process-wide base chain scorer of these settings' sentence encoder."""
+    """A base chain scorer over the process-wide sentence encoder of these settings."""
     from pathrag_gds.scoring import text_encoder
 
     return BaseChainScorer(
