@@ -42,24 +42,14 @@ from pydantic import ConfigDict, Field, PrivateAttr
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
+from pathrag_gds.integrations.paths import path_fields, path_words
 from pathrag_gds.modes import parse_mode
 from pathrag_gds.results import PathRagResult, PathResult
 from pathrag_gds.service import PathRag, get_pathrag_service
 from pathrag_gds.validation import MAX_DEPTH_LIMIT
 
-#: Separator of the path's own sentences and its entities' descriptions in `PathResult.text`.
-_TEXT_PARTS = " ||| "
-
 #: The per-call options `invoke` / `ainvoke` (and `search_kwargs`) accept.
 SEARCH_OPTIONS = ("top_k", "hop_depth", "mode")
-
-
-def path_words(path: PathResult) -> str:
-    """The path as a sentence (`Bob is owned by Jane (since is kitten).`), without the descriptions.
-
-    A 0-hop path (a seed entity alone) is its entity's description.
-    """
-    return path.text.split(_TEXT_PARTS, 1)[0].strip()
 
 
 def path_metadata(path: PathResult, result: PathRagResult) -> dict[str, Any]:
@@ -72,17 +62,9 @@ def path_metadata(path: PathResult, result: PathRagResult) -> dict[str, Any]:
     and `mode` of the search.
     """
     return {
-        "rank": path.rank,
-        "score": path.score,
-        "score_parts": dict(path.score_parts),
-        "depth": path.depth,
-        "answer": path.answer_candidates[0].name if path.answer_candidates else None,
-        "answer_candidates": [a.model_dump() for a in path.answer_candidates],
-        "path_context": list(path.path_context),
-        "chain": list(path.chain),
+        **path_fields(path),
         "nodes": [n.model_dump() for n in path.nodes],
         "edges": [e.model_dump() for e in path.edges],
-        "sources": [s.model_dump() for s in path.sources],
         "community_id": result.community_id,
         "mode": result.mode,
     }

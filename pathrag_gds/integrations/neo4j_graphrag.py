@@ -36,13 +36,11 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
+from pathrag_gds.integrations.paths import path_fields, path_words
 from pathrag_gds.modes import MODES, parse_mode
 from pathrag_gds.results import EdgeOut, NodeOut, PathRagResult, PathResult
 from pathrag_gds.service import PathRag
 from pathrag_gds.validation import MAX_DEPTH_LIMIT
-
-#: Separator of the path's own sentences and its entities' descriptions in `PathResult.text`.
-_TEXT_PARTS = " ||| "
 
 #: What the tool schema says of each argument of `search` (`convert_to_tool` may replace them).
 PARAMETER_DESCRIPTIONS = {
@@ -52,14 +50,6 @@ PARAMETER_DESCRIPTIONS = {
     "mode": "local: paths through the graph (default); global: cluster summaries; hybrid: paths with "
     "their clusters; mix: vector and graph results; naive: the nearest entities only",
 }
-
-
-def path_words(path: PathResult) -> str:
-    """The path as a sentence (`Bob is owned by Jane (since is kitten).`), without the descriptions.
-
-    A 0-hop path (a seed entity alone) is its entity's description.
-    """
-    return path.text.split(_TEXT_PARTS, 1)[0].strip()
 
 
 def graph_node(node: NodeOut, default_label: str = "Entity") -> dict[str, Any]:
@@ -98,18 +88,10 @@ def path_record(path: PathResult, entity_label: str = "Entity") -> neo4j.Record:
     """
     return neo4j.Record(  # type: ignore[no-untyped-call]  # the driver leaves __new__ untyped
         {
-            "rank": path.rank,
+            **path_fields(path),
             "words": path_words(path),
-            "score": path.score,
-            "score_parts": dict(path.score_parts),
-            "depth": path.depth,
-            "answer": path.answer_candidates[0].name if path.answer_candidates else None,
-            "answer_candidates": [a.model_dump() for a in path.answer_candidates],
-            "path_context": list(path.path_context),
-            "chain": list(path.chain),
             "nodes": [graph_node(n, entity_label) for n in path.nodes],
             "relationships": [graph_relationship(e) for e in path.edges],
-            "sources": [s.model_dump() for s in path.sources],
         }
     )
 
