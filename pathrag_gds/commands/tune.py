@@ -26,6 +26,7 @@ from typing import Any
 
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.training.pairs import PREFIX_LABEL
+from pathrag_gds.training.tune_options import BASE_SHARE
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -84,6 +85,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="chains, with --seeds N: keep the N models and score the mean of their cosines (the "
         "question encoded once per model) instead of averaging their weights into one; --minutes "
         "is split between them",
+    )
+    p.add_argument(
+        "--base-share",
+        type=float,
+        default=None,
+        help="chains: weight of the untrained sentence encoder averaged into the soup, in [0, 1) "
+        f"(default {BASE_SHARE}): keeps words the base model knew "
+        "that the graph's generated questions do not use",
     )
     p.add_argument(
         "--base",
@@ -275,6 +284,11 @@ def _run_chains(args: argparse.Namespace) -> int:
     seeds = args.seeds if args.seeds is not None else defaults.seeds
     if args.ensemble and seeds < 2:
         raise InvalidInput("--ensemble scores several models: give --seeds 2 or more")
+    base_share = args.base_share if args.base_share is not None else defaults.base_share
+    if not 0.0 <= base_share < 1.0:
+        raise InvalidInput(f"--base-share must be at least 0 and below 1, got {base_share}")
+    if args.ensemble and base_share > 0:
+        raise InvalidInput("--base-share averages weights: give it without --ensemble (or --base-share 0)")
     options = ChainTuneOptions(
         community=args.community,
         questions=args.questions,
@@ -284,6 +298,7 @@ def _run_chains(args: argparse.Namespace) -> int:
         threads=args.threads,
         seeds=seeds,
         soup=not args.ensemble,
+        base_share=base_share,
         steps=args.steps if args.steps is not None else defaults.steps,
         pool_depth=args.pool_depth or 0,
         out=args.out,

@@ -32,6 +32,7 @@ from pathrag_gds.training.chain_data import (
     held_out_chains,
     split_held_out,
 )
+from pathrag_gds.training.tune_options import BASE_SHARE
 
 
 @dataclass
@@ -62,6 +63,9 @@ class ChainTuneOptions:
     #: Each model of a soup has the whole `minutes` cap: the step budget decides, and a soup of runs
     #: cut short would be one cut short; an ensemble splits it.
     soup: bool = True
+    #: Weight of the untrained encoder in the soup (`--base-share`; :mod:`.chain_soup`): keeps
+    #: the language the base model knew that the generated phrasing does not hold. 0: the runs alone.
+    base_share: float = BASE_SHARE
     #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
     #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
     pool_depth: int = 0
@@ -111,7 +115,7 @@ def tune_chains(
     from pathrag_gds.service import PathRag
 
     svc = PathRag(s)  # one service (driver, ontology, embedder) for every run and the soup
-    souped = options.seeds > 1 and options.soup
+    souped = (options.seeds > 1 and options.soup) or options.base_share > 0
     results = []
     for i in range(options.seeds):
         folder = staging if i == 0 else staging / f"member-{i}"
@@ -164,15 +168,21 @@ def soup_members(
     the terms are fitted on the first's held-out questions, as an ensemble's are. Returns the
     encoding and fit timings.
     """
-    from pathrag_gds.export import write_manifest
+    from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.training.chain_soup import soup_folder
 
     if progress is not None:
         progress("soup", 0, 1, f"{len(results)} models")
-    first.manifest["files"] = soup_folder(folder, [r.model_dir for r in results[1:]])
+    members = [r.model_dir for r in results[1:]]
+    with tempfile.TemporaryDirectory(prefix="pathrag-base-") as tmp:
+        anchor = None
+        if options.base_share > 0:  # the untrained encoder, exported as the runs were
+            anchor = export_embedding(Path(tmp), name="base", progress=False).model_dir
+        first.manifest["files"] = soup_folder(folder, members, anchor, options.base_share)
     first.manifest["chain"]["soup"] = {
         "seeds": [options.seed + i for i in range(options.seeds)],
         "holdout_top1": [r.training.get("holdout_top1") for r in results],
+        "base_share": options.base_share,
     }
     write_manifest(folder, first.manifest)
     if progress is not None:

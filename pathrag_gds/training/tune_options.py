@@ -9,6 +9,9 @@ from typing import Any
 
 from pathrag_gds.training.pairs import PREFIX_LABEL
 
+#: The chain scorer's default share of the untrained encoder in its soup (`tune --base-share`).
+BASE_SHARE = 0.0
+
 
 @dataclass
 class TuneOptions:

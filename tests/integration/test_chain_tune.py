@@ -108,9 +108,9 @@ def test_a_soup_averages_the_seeds_models_into_one(community: str, tmp_path: Pat
     runs: list[dict[str, Any]] = []
     keep = chain_soup.average_onnx
 
-    def spy(sources: list[Path], out: Path) -> int:  # the runs' weights, read before they are removed
+    def spy(sources: list[Path], out: Path, w: list[float] | None = None) -> int:  # read before removal
         runs.extend(weights(p) for p in sources)
-        return keep(sources, out)
+        return keep(sources, out, w)
 
     chain_soup.average_onnx = spy  # type: ignore[assignment]
     try:
@@ -134,6 +134,47 @@ def test_a_soup_averages_the_seeds_models_into_one(community: str, tmp_path: Pat
     texts = sorted(scorer.pool)[:8]
     stored = scorer.chain_vectors(texts)  # read back from chain_vectors.npz (fp16)
     assert np.allclose(stored, np.asarray(scorer.embedder.encode(texts)), atol=5e-3)
+
+
+def test_base_share_averages_the_untrained_encoder_into_the_model(community: str, tmp_path: Path) -> None:
+    """`tune --base-share 0.4`: the model is 0.6 of the tuned run and 0.4 of the untouched encoder."""
+    import onnx
+    from onnx import numpy_helper
+
+    from pathrag_gds.training import chain_soup
+
+    options = ChainTuneOptions(
+        community=community, questions=40, steps=3, seeds=1, max_depth=1, threads=1, base_share=0.4,
+        out=tmp_path,
+    )  # fmt: skip
+    seen: list[tuple[list[dict[str, Any]], list[float] | None]] = []
+    keep = chain_soup.average_onnx
+
+    def spy(sources: list[Path], out: Path, w: list[float] | None = None) -> int:
+        read = [
+            {i.name: numpy_helper.to_array(i) for i in onnx.load(str(p)).graph.initializer} for p in sources
+        ]
+        seen.append((read, w))
+        return keep(sources, out, w)
+
+    chain_soup.average_onnx = spy  # type: ignore[assignment]
+    try:
+        tune_chains(options, Settings.from_env())
+    finally:
+        chain_soup.average_onnx = keep
+    folder = chain_model_dir(Settings.from_env(), community, tmp_path)
+    (run, base), w = seen[0]
+    assert w == pytest.approx([0.6, 0.4])
+    mixed = {
+        i.name: numpy_helper.to_array(i) for i in onnx.load(str(folder / "model_fp32.onnx")).graph.initializer
+    }
+    changed = [k for k, v in run.items() if v.dtype.kind == "f" and not (v == base[k]).all()]
+    assert changed, "three steps should move the run off the base model"
+    for k in changed:
+        assert mixed[k] == pytest.approx(0.6 * run[k] + 0.4 * base[k], abs=1e-6)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["chain"]["soup"]["base_share"] == 0.4
+    assert ChainScorer(folder).scorer_for("where was X born")(["Person was born in City"])
 
 
 def test_refit_terms_fits_the_question_terms_again_and_leaves_the_encoder(
