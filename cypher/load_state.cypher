@@ -1,0 +1,12 @@
+// A community's versions (`pathrag_gds.datasets.versions.LoadState`): its last complete load
+// (`load_id`, `loaded_at`) and the load that has not completed, if any: its id (`loading`), its
+// data's digest, its phase (`writing`, `discarding`), start, seconds since its last write, and the
+// entities it has tied to the community so far (not visible to readers).
+MATCH (c:{{community_label}} {id: $community_id})
+RETURN c.load_id AS load_id, toString(c.loaded_at) AS loaded_at, c.loading AS loading,
+       c.load_digest AS load_digest, c.load_phase AS load_phase,
+       toString(c.load_started) AS load_started,
+       CASE WHEN c.load_touched IS NULL THEN null
+            ELSE duration.inSeconds(c.load_touched, datetime()).seconds END AS idle_s,
+       CASE WHEN c.loading IS NULL THEN 0
+            ELSE COUNT { (c)-[a:{{community_rel}}]->() WHERE a.pathrag_load = c.loading } END AS pending
