@@ -1,13 +1,27 @@
 // What the service needs to know once at start-up: communities with their sizes and whether any of
 // their entities is embedded (`indexed`: the search seeds from embeddings; the check stops at the
 // first embedded entity), and the labels and relationship types present.
+// A community's versions come with it (docs/graph-model.md, Loads and readers): its last complete
+// load (`load_id`, `loaded_at`) and the one that has not completed (`loading`, its start, seconds
+// since its last write, entities written so far). `size` and `indexed` count what readers see:
+// not the entities of the load that has not completed.
 CALL (*) {
   OPTIONAL MATCH (c:{{community_label}})
   WITH c WHERE c IS NOT NULL
   RETURN collect({id: c.id, ontology_id: c.ontology_id,
-                  size: COUNT { (c)-[:{{community_rel}}]->() },
-                  indexed: EXISTS { (c)-[:{{community_rel}}]->(e:{{entity_label}})
-                                    WHERE e.{{embedding}} IS NOT NULL }}) AS communities
+                  size: CASE WHEN c.loading IS NULL THEN COUNT { (c)-[:{{community_rel}}]->() }
+                             ELSE COUNT { (c)-[a:{{community_rel}}]->()
+                                          WHERE coalesce(a.pathrag_load, '') <> c.loading } END,
+                  indexed: EXISTS { (c)-[a:{{community_rel}}]->(e:{{entity_label}})
+                                    WHERE e.{{embedding}} IS NOT NULL
+                                      AND (c.loading IS NULL OR coalesce(a.pathrag_load, '') <> c.loading) },
+                  load_id: c.load_id, loaded_at: toString(c.loaded_at), loading: c.loading,
+                  load_started: toString(c.load_started),
+                  idle_s: CASE WHEN c.load_touched IS NULL THEN null
+                               ELSE duration.inSeconds(c.load_touched, datetime()).seconds END,
+                  pending: CASE WHEN c.loading IS NULL THEN 0
+                                ELSE COUNT { (c)-[a:{{community_rel}}]->() WHERE a.pathrag_load = c.loading } END
+                  }) AS communities
 }
 CALL db.labels() YIELD label
 WITH communities, collect(label) AS labels

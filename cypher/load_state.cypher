@@ -1,4 +1,4 @@
-// A community's versions (`pathrag_gds.datasets.versions.LoadState`): its last complete load
+// A community's versions (`pathrag_gds.load_versions.LoadState`): its last complete load
 // (`load_id`, `loaded_at`) and the load that has not completed, if any: its id (`loading`), its
 // data's digest, its phase (`writing`, `discarding`), start, seconds since its last write, and the
 // entities it has tied to the community so far (not visible to readers).

@@ -49,10 +49,10 @@ from pathrag_gds.datasets.staging import (
     read_state,
     touch,
 )
-from pathrag_gds.datasets.versions import dataset_digest, interrupted_message
 from pathrag_gds.errors import InvalidInput, LoadConflict, LoadInterrupted, PathRagError
 from pathrag_gds.graph import Graph, Neo4jError
 from pathrag_gds.indexing import IndexReport, TextEncoder
+from pathrag_gds.load_versions import dataset_digest, interrupted_message
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.progress import bar as progress_bar
 
@@ -282,10 +282,11 @@ class GraphLoader:
         refused; a `shared` load may name existing ones, to share them, but not create them.
 
         Readers (queries, `info`, `/v1/info`) see the previous complete version until the load's last
-        transaction, which applies its staged changes and the ontology (:mod:`~pathrag_gds.datasets.
-        versions`). With `encoder`, the new and changed entities are embedded and the vector index
-        built before that, so the new version is searchable the moment it is visible. A load that
-        stops half-way stays invisible; the same load run again resumes and completes it.
+        transaction, which applies its staged changes and the ontology
+        (:mod:`~pathrag_gds.load_versions`). With `encoder`, the new and changed entities are
+        embedded and the vector index built before that, so the new version is searchable the moment
+        it is visible. A load that stops half-way stays invisible; the same load run again resumes
+        and completes it.
 
         Raises:
             DatasetError: bad text, names or values in the data, repeated ids, an entity id in
@@ -326,7 +327,10 @@ class GraphLoader:
             if encoder is not None:
                 report.index = self._index(cid, begin.load_id, encoder)
             report.staged = commit_load(self.graph, load, begin.load_id)
-        except (LoadConflict, KeyboardInterrupt):
+        except LoadConflict:
+            raise
+        except KeyboardInterrupt as exc:
+            exc.add_note(interrupted_message(cid, begin.load_id, "interrupted"))
             raise
         except (PathRagError, Neo4jError) as exc:
             raise LoadInterrupted(interrupted_message(cid, begin.load_id, exc)) from exc

@@ -50,7 +50,7 @@ from pathrag_gds.datasets.rows import (
     id_community,
     split_entity_id,
 )
-from pathrag_gds.datasets.versions import LOAD_KEY
+from pathrag_gds.load_versions import LOAD_KEY
 from pathrag_gds.ontology import Ontology
 
 

@@ -1,7 +1,7 @@
 """A load's version in the database: start it, write under its fence, discard it, complete it.
 
 The rules (what readers see, when a load resumes or replaces another) are in
-:mod:`pathrag_gds.datasets.versions`; this module runs them through `cypher/load_*.cypher`:
+:mod:`pathrag_gds.load_versions`; this module runs them through `cypher/load_*.cypher`:
 
 - :func:`begin_load` reads the community's state, discards an interrupted load of other data, and
   opens the new load with a compare-and-set (`load_open`);
@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from pathrag_gds.datasets.prepare import PreparedLoad
-from pathrag_gds.datasets.versions import Begin, LoadState, plan_begin
 from pathrag_gds.errors import LoadConflict, SchemaError
 from pathrag_gds.graph import Graph
+from pathrag_gds.load_versions import Begin, LoadState, plan_begin
 from pathrag_gds.progress import bar as progress_bar
 from pathrag_gds.serialize import entity_text
 

@@ -12,7 +12,8 @@ import pytest
 from pathrag_gds.config import CYPHER_DIR, Settings
 from pathrag_gds.datasets.loader import Dataset, DatasetError, EntityRow, RelationRow
 from pathrag_gds.datasets.prepare import prepare
-from pathrag_gds.datasets.versions import (
+from pathrag_gds.errors import LoadConflict, LoadIncomplete, SchemaError
+from pathrag_gds.load_versions import (
     CREATED_KEY,
     LOAD_KEY,
     STAGED_LABEL,
@@ -24,7 +25,6 @@ from pathrag_gds.datasets.versions import (
     new_load_id,
     plan_begin,
 )
-from pathrag_gds.errors import LoadConflict, LoadIncomplete, SchemaError
 from pathrag_gds.ontology import Ontology
 
 STALE = 60.0
@@ -140,3 +140,9 @@ def test_cypher_spells_the_reserved_names_as_python_does() -> None:
         for label in re.findall(r":(Pathrag\w+)", text):
             assert label == STAGED_LABEL, (name, label)
     assert {w for _, w in used} == {LOAD_KEY, CREATED_KEY}, sorted(used)
+@pytest.mark.parametrize(
+    "name", ["expand", "baseline_node_neighbours", "baseline_varlength", "train_neighbours"]
+)
+def test_readers_never_return_the_load_key_as_a_relationship_attribute(name: str) -> None:
+    text = _statements()[name]
+    assert "properties(r)" not in text.replace(f"apoc.map.removeKey(properties(r), '{LOAD_KEY}')", "")

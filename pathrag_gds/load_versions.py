@@ -15,7 +15,7 @@ load) a community that has nothing to read yet. Running the same load again resu
 write of it came for `load_stale_s` seconds.
 
 Example:
-    >>> s = LoadState("acme", loading="L1", digest="d1", idle_s=5.0)
+    >>> s = LoadState("acme", loading="L1", digest="d1", phase="writing", idle_s=5.0)
     >>> s.status(60.0), s.complete
     ('loading', False)
     >>> plan_begin(s, "d1", 60.0, lambda: "L2").action
@@ -101,6 +101,24 @@ class LoadState:
             return "loading"
         return "interrupted"
 
+    def summary(self, stale_s: float) -> dict[str, Any]:
+        """JSON-ready: `state`, `complete`, `version`, `loaded_at`, and the open load (`open_load`) if any."""
+        out: dict[str, Any] = {
+            "state": self.status(stale_s),
+            "complete": self.complete,
+            "version": self.version,
+            "loaded_at": self.loaded_at,
+            "open_load": None,
+        }
+        if self.loading is not None:
+            out["open_load"] = {
+                "id": self.loading,
+                "started": self.started,
+                "idle_s": self.idle_s,
+                "entities_written": self.pending,
+            }
+        return out
+
     def describe(self, stale_s: float) -> str:
         """The open load in words: when it started, its last write, what it wrote so far."""
         idle = "no write yet" if self.idle_s is None else f"last write {self.idle_s:,.0f} s ago"
@@ -141,6 +159,20 @@ def check_complete(state: LoadState, stale_s: float) -> None:
     """
     if not state.complete:
         raise LoadIncomplete(incomplete_message(state, stale_s))
+
+
+def refuse_open_load(state: LoadState, stale_s: float, command: str) -> None:
+    """Refuse a command that reads every entity a community holds while a load of it is open.
+
+    Raises:
+        LoadConflict: the community has a load that has not completed.
+    """
+    if state.loading is not None:
+        raise LoadConflict(
+            f"community {state.community_id!r}: {state.describe(stale_s)}. `{command}` reads all the "
+            "community holds, that load's entities too: run it once the load has completed (if the load "
+            "is not running, run it again to complete it)"
+        )
 
 
 @dataclass(frozen=True)
