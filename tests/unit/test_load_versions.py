@@ -140,6 +140,8 @@ def test_cypher_spells_the_reserved_names_as_python_does() -> None:
         for label in re.findall(r":(Pathrag\w+)", text):
             assert label == STAGED_LABEL, (name, label)
     assert {w for _, w in used} == {LOAD_KEY, CREATED_KEY}, sorted(used)
+
+
 @pytest.mark.parametrize(
     "name", ["expand", "baseline_node_neighbours", "baseline_varlength", "train_neighbours"]
 )
