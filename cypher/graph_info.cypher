@@ -3,7 +3,7 @@
 // first embedded entity), and the labels and relationship types present.
 // A community's versions come with it (docs/graph-model.md, Loads and readers): its last complete
 // load (`load_id`, `loaded_at`) and the one that has not completed (`loading`, its start, seconds
-// since its last write, entities written so far). `size` and `indexed` count what readers see:
+// since its last write, entities and relationships written so far: counted only while it is open). `size` and `indexed` count what readers see:
 // not the entities of the load that has not completed.
 CALL (*) {
   OPTIONAL MATCH (c:{{community_label}})
@@ -20,7 +20,10 @@ CALL (*) {
                   idle_s: CASE WHEN c.load_touched IS NULL THEN null
                                ELSE duration.inSeconds(c.load_touched, datetime()).seconds END,
                   pending: CASE WHEN c.loading IS NULL THEN 0
-                                ELSE COUNT { (c)-[a:{{community_rel}}]->() WHERE a.pathrag_load = c.loading } END
+                                ELSE COUNT { (c)-[a:{{community_rel}}]->() WHERE a.pathrag_load = c.loading } END,
+                  pending_relationships:
+                    CASE WHEN c.loading IS NULL THEN 0
+                         ELSE COUNT { (c)-[:{{community_rel}}]->()-[r]->() WHERE r.pathrag_load = c.loading } END
                   }) AS communities
 }
 CALL db.labels() YIELD label

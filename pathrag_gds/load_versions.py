@@ -71,6 +71,8 @@ class LoadState:
     idle_s: float | None = None
     #: entities it has tied to the community so far (readers do not see them)
     pending: int = 0
+    #: relationships it has written from them so far (`load_state.cypher` only; readers do not see them)
+    pending_relationships: int = 0
 
     @classmethod
     def from_row(cls, community_id: str, row: Mapping[str, Any]) -> LoadState:
@@ -86,6 +88,7 @@ class LoadState:
             started=row.get("load_started"),
             idle_s=None if idle is None else float(idle),
             pending=int(row.get("pending") or 0),
+            pending_relationships=int(row.get("pending_relationships") or 0),
         )
 
     @property
@@ -116,6 +119,7 @@ class LoadState:
                 "started": self.started,
                 "idle_s": self.idle_s,
                 "entities_written": self.pending,
+                "relationships_written": self.pending_relationships,
             }
         return out
 
@@ -128,8 +132,9 @@ class LoadState:
             else f"interrupted (no write for {stale_s:g} s or more)"
         )
         return (
-            f"a load started {self.started or 'at an unknown time'} ({idle}; {self.pending:,} "
-            f"entities written so far, not visible) has not completed: it is {what}"
+            f"a load started {self.started or 'at an unknown time'} ({idle}; {self.pending:,} entities "
+            f"and {self.pending_relationships:,} relationships written so far, not visible) has not "
+            f"completed: it is {what}"
         )
 
 

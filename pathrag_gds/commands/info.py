@@ -54,7 +54,9 @@ def _load_lines(c: CommunityInfo) -> list[str]:
         out.append(
             f"  load {pending['id']} NOT COMPLETED ({load.get('state')}): started {pending.get('started')}, "
             f"last write {'never' if idle is None else f'{idle:,.0f} s ago'}, "
-            f"{pending.get('entities_written', 0):,} entities written so far; {seen}. If it is not running, "
+            f"{pending.get('entities_written', 0):,} entities and "
+            f"{pending.get('relationships_written', 0):,} relationships written so far; {seen}. If it is "
+            "not running, "
             "run the same load again to complete it"
         )
     return out
