@@ -13,14 +13,15 @@ CALL (*) {
 CALL (*) {
   OPTIONAL MATCH (c:{{community_label}})
   WHERE c.loading IS NOT NULL
-  CALL (c) {
+  WITH c, c.loading AS open
+  CALL (c, open) {
     OPTIONAL MATCH (c)-[a:{{community_rel}}]->(:{{entity_label}})
-    WHERE a.pathrag_load = c.loading AND a.pathrag_created
+    WHERE a.pathrag_load = open AND a.pathrag_created
     RETURN count(a) AS created
   }
-  CALL (c) {
+  CALL (c, open) {
     OPTIONAL MATCH (c)-[:{{community_rel}}]->(:{{entity_label}})-[r]-()
-    WHERE r.pathrag_load = c.loading
+    WHERE r.pathrag_load = open
     RETURN count(DISTINCT r) AS written
   }
   RETURN sum(created) AS pending_entities, sum(written) AS pending_relationships

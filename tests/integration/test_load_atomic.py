@@ -8,7 +8,8 @@ relationships (the probe's kill left 3,450 entities and 3,750 of 5,000 relations
   `info`, the community's counts) sees exactly that version: not one entity or relationship the
   killed load wrote, not even a relationship it added between two entities readers already saw;
   a load of other data is refused while the killed one may still run; the same load run again
-  completes it, and readers see all of it;
+  completes it, readers polled while it runs see the previous version or the new one whole, never
+  a mix, and then all of it;
 - a first load killed: `/v1/info` lists the community as not complete, a query of it gets 409
   `load_incomplete` (the library: `LoadIncomplete`) saying to run the load again, `info` says so;
   the same load run again completes it.
@@ -216,12 +217,32 @@ def test_killed_reload_leaves_readers_on_the_previous_version_and_a_rerun_comple
     assert other.returncode == 2 and "another load of other data is running" in other.stderr, other.stderr
     assert community_counts(graph, cid) == v1
 
-    # the same load again completes it
-    done = _load(files, "full", cid)
-    assert "this load of the same data completes it" in done.stdout + done.stderr
+    # the same load again completes it; readers polled meanwhile see one version or the other
+    full = {"lives_in": PEOPLE, "knows": PEOPLE - 1 + EXTRA}
+    rerun = subprocess.Popen(
+        [sys.executable, "-m", "pathrag_gds", *_load_args(files, "full", cid, "--batch-size", "25")],
+        cwd=ROOT_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT_DIR)},
+    )
+    seen: list[tuple[int, int]] = []
+    while rerun.poll() is None:
+        counts = community_counts(graph, cid)
+        assert counts is not None
+        entry = _community(server.get("/v1/info").json(), cid)
+        size = entry["size"]
+        assert (counts["entities"], counts["relationships"]) in ((v1["entities"], v1["relationships"]),
+                                                                 (PEOPLE + TOWNS, full)), counts  # fmt: skip
+        seen.append((counts["entities"], size))
+        assert size in (v1["entities"], PEOPLE + TOWNS), entry
+    output = rerun.communicate(timeout=60)[0]
+    assert rerun.returncode == 0, output
+    assert "this load of the same data completes it" in output
+    assert (v1["entities"], v1["entities"]) in seen, seen  # read while it ran, as before it
     after = community_counts(graph, cid)
-    assert after is not None and after["entities"] == PEOPLE + TOWNS
-    assert after["relationships"] == {"lives_in": PEOPLE, "knows": PEOPLE - 1 + EXTRA}
+    assert after is not None and after["entities"] == PEOPLE + TOWNS and after["relationships"] == full
     state = read_state(graph, cid)
     assert state is not None and state.loading is None and state.version == killed["open_load"]["id"]
     mine = _community(server.get("/v1/info").json(), cid)
