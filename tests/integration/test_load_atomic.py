@@ -16,7 +16,8 @@ relationships (the probe's kill left 3,450 entities and 3,750 of 5,000 relations
 
 In-process: a reload's changes to what readers see (an entity's description, a relationship's
 property) wait until the load completes; a load stopped by a database error says so and leaves
-them unseen; a load of other data discards what a stale interrupted load wrote.
+them unseen; a load of other data discards what a stale interrupted load wrote, and so does
+deleting the community.
 
 Each test writes only its own `atomictest_*` communities and deletes them.
 """
@@ -309,7 +310,7 @@ def _since(svc: PathRag, cid: str) -> set[Any]:
     return {e.attributes.get("since") for p in result.paths for e in p.edges if e.type == "knows"}
 
 
-def test_changes_wait_for_the_load_to_complete_and_a_stale_load_of_other_data_is_discarded(
+def test_changes_wait_for_the_load_to_complete_and_an_interrupted_load_is_discarded(
     graph: Graph, settings: Settings, made: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from pathrag_gds.datasets import loader as loader_module
@@ -369,3 +370,11 @@ def test_changes_wait_for_the_load_to_complete_and_a_stale_load_of_other_data_is
     assert replaced.note and "discarded" in replaced.note
     assert _entity(graph, f"{cid}:ghost") is None
     assert community_counts(graph, cid)["entities"] == 4  # type: ignore[index]
+
+    # deleting a community discards the load it has open first
+    monkeypatch.setattr(loader_module, "commit_load", lost)
+    with pytest.raises(LoadInterrupted):
+        loader.load(ghost)
+    monkeypatch.setattr(loader_module, "commit_load", real_commit)
+    assert delete_community(graph, cid, drop_ontology=True) == 4  # the ghost went with its load
+    assert community_counts(graph, cid) is None and _entity(graph, f"{cid}:ghost") is None
