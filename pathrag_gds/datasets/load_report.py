@@ -38,7 +38,8 @@ class LoadReport:
     seconds: float = 0.0
     #: the version this load wrote (readers see it since the load completed)
     load_id: str = ""
-    #: what the load found of an earlier load that had not completed (resumed or discarded)
+    #: what the load found of an earlier load that had not completed (resumed or discarded; logged as
+    #: a warning when the load starts)
     note: str | None = None
     #: staged changes to what readers saw, applied when the load completed: entities,
     #: relationships, chunks
@@ -61,9 +62,8 @@ class LoadReport:
 
     def lines(self) -> list[str]:
         """The report as human-readable lines."""
-        out = [self.note] if self.note else []
         version = f" as version {self.load_id}" if self.load_id else ""
-        out += [
+        out = [
             f"community {self.community_id}: loaded{version} in {self.seconds:.1f} s (readers see it "
             "whole from now on, nothing of it before)",
             f"  entities:      {self.entities_created + self.entities_existing:>9,} "

@@ -318,7 +318,7 @@ class GraphLoader:
         begin = begin_load(self.graph, cid, digest, self.graph.settings.load_stale_s)
         report.load_id, report.note = begin.load_id, begin.note
         if begin.note:
-            log.warning("%s", begin.note)
+            log.warning("%s", begin.note)  # at the start: the load may take long
         try:
             refused = self._write_entities(load, report, shared, begin.load_id)
             self._write_relationships(load, report, refused, shared, begin.load_id)

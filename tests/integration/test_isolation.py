@@ -189,6 +189,7 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
         "baseline_node_neighbours",
         id="jane",
         community=None,
+        pinned=[],
         entity_label=graph.settings.entity_label,
         embedding_key=graph.settings.embedding_property,
     )
