@@ -22,7 +22,7 @@ from typing import Any
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
-from pathrag_gds.load_versions import LoadState
+from pathrag_gds.load_versions import STAGED_LABEL, LoadState
 from pathrag_gds.ontology import EntityType, Ontology, RelationType
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ def governing_ontology(
         "load an ontology for readable phrasing and intent"
     )
     return Ontology.inferred_from(
-        info.labels - {settings.entity_label, settings.community_label, settings.cluster_label},
+        info.labels - {settings.entity_label, settings.community_label, settings.cluster_label, STAGED_LABEL},
         info.types - STRUCTURAL_TYPES - {settings.cluster_rel},
     )
 
