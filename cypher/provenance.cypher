@@ -6,8 +6,17 @@
 // in the database, never in an answer); a graph file's chunk keeps the `source` its file gave it.
 // A chunk without an id (a user's chunk an adopted community cites, `adopt --chunk-rel`) is named
 // by its element id.
+// A mention written by a load that has not completed (or that $pinned names: the loads the query's
+// seeds skipped) is not read (docs/graph-model.md, Loads and readers).
+CALL () {
+  MATCH (p:{{community_label}})
+  WHERE p.loading IS NOT NULL
+  RETURN collect(p.loading) AS open
+}
+WITH $pinned + open AS hidden
 UNWIND $ids AS eid
-MATCH (e:{{entity_label}} {{{id}}: eid})-[:{{mentioned_in}}]->(ch:{{chunk_label}})
+MATCH (e:{{entity_label}} {{{id}}: eid})-[m:{{mentioned_in}}]->(ch:{{chunk_label}})
+WHERE size(hidden) = 0 OR NOT coalesce(m.pathrag_load, '') IN hidden
 OPTIONAL MATCH (doc:{{document_label}})-[r:{{has_part}}]->(ch)
 WHERE ($as_of IS NULL AND r.end IS NULL)
    OR ($as_of IS NOT NULL AND r.start <= $as_of AND (r.end IS NULL OR r.end > $as_of))

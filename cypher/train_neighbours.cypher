@@ -23,7 +23,7 @@ RETURN fid AS frontier,
        direction,
        startNode(r).{{id}} AS src,
        endNode(r).{{id}} AS tgt,
-       properties(r) AS rel_props,
+       apoc.map.removeKey(properties(r), 'pathrag_load') AS rel_props,
        n.{{id}} AS id,
        [l IN labels(n) WHERE l <> $entity_label] AS labels,
        apoc.map.removeKey(properties(n), $embedding_key) AS props

@@ -73,6 +73,7 @@ class PerNodeExpander:
             counter=ctx.counter,
             id=node,
             community=s.walk_community(ctx.community),
+            pinned=ctx.hidden,
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
@@ -136,6 +137,7 @@ class VarLengthExpander:
                 counter=ctx.counter,
                 seed=f.path.end,
                 community=s.walk_community(ctx.community),
+                pinned=ctx.hidden,
                 k=k,
                 rels=list(relations),
                 limit=VARLENGTH_PATHS_PER_SEED,

@@ -22,6 +22,7 @@ from typing import Any
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
+from pathrag_gds.load_versions import STAGED_LABEL, LoadState
 from pathrag_gds.ontology import EntityType, Ontology, RelationType
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,11 @@ class GraphInfo:
     types: set[str]
     index_state: str | None
     ontologies: dict[str, Ontology] = field(default_factory=dict)
+
+
+def community_state(info: GraphInfo, community_id: str) -> LoadState:
+    """A known community's versions: its last complete load, and the one that has not completed."""
+    return LoadState.from_row(community_id, info.communities.get(community_id, {}))
 
 
 def read_graph_info(graph: Graph, settings: Settings) -> GraphInfo:
@@ -110,7 +116,7 @@ def governing_ontology(
         "load an ontology for readable phrasing and intent"
     )
     return Ontology.inferred_from(
-        info.labels - {settings.entity_label, settings.community_label, settings.cluster_label},
+        info.labels - {settings.entity_label, settings.community_label, settings.cluster_label, STAGED_LABEL},
         info.types - STRUCTURAL_TYPES - {settings.cluster_rel},
     )
 

@@ -138,6 +138,9 @@ class GraphModelSettings(BaseModel):
     vector_index: str = "pathrag_entity_embedding"
     #: entity property holding other names the entity goes by (a string or a list), matched in chunks
     aliases_property: str = "aliases"
+    #: seconds without a write after which a load that has not completed counts as interrupted
+    #: (`info`, `/v1/info`, and the next load of other data, which may then discard it)
+    load_stale_s: float = Field(60.0, gt=0, le=86400)
 
 
 class DocumentSettings(BaseModel):

@@ -41,3 +41,15 @@ class QueryCancelled(PathRagError):
 
 class LocalServerError(PathRagError):
     """The local Neo4j server cannot be installed, started or stopped (Java, Maven, port, timeout)."""
+
+
+class LoadIncomplete(SchemaError):
+    """A community's first load has not completed (it runs, or was interrupted): nothing to read yet."""
+
+
+class LoadConflict(PathRagError):
+    """A load cannot go on: another load of the community runs, or took over the one that was running."""
+
+
+class LoadInterrupted(PathRagError):
+    """A load stopped before it completed: readers still see the previous version; a re-run completes it."""

@@ -79,6 +79,7 @@ class Neo4jExpander:
             qvec=ctx.vector,
             known=list(ctx.entities),
             community=s.walk_community(ctx.community),
+            pinned=ctx.hidden,
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )

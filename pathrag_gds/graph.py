@@ -13,7 +13,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -274,6 +274,33 @@ class Graph:
     ) -> list[dict[str, Any]]:
         """Run `cypher/<name>.cypher` in a WRITE transaction and return its rows as dicts."""
         return self._run(name, params, write=True, counter=counter, extra=extra)
+
+    def write_steps(
+        self,
+        steps: Sequence[tuple[str, Mapping[str, Any]]],
+        check: Callable[[str, list[dict[str, Any]]], None] | None = None,
+    ) -> list[list[dict[str, Any]]]:
+        """Run several `cypher/<name>.cypher` statements in ONE write transaction; their rows, in order.
+
+        `check(name, rows)` is called after each statement, inside the transaction: an exception it
+        raises rolls the whole transaction back (nothing of it is written) and propagates.
+        """
+        texts = [(name, self.render(name), dict(params)) for name, params in steps]
+
+        def work(tx: ManagedTransaction) -> list[list[dict[str, Any]]]:
+            out = []
+            for name, text, params in texts:
+                rows = [r.data() for r in tx.run(text, params)]
+                if check is not None:
+                    check(name, rows)
+                out.append(rows)
+            return out
+
+        try:
+            with self.session() as session:
+                return session.execute_write(work)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise DatabaseUnavailable(_unavailable_message(self.settings, exc)) from exc
 
     def schema_command(self, name: str, extra: Mapping[str, str] | None = None, **params: Any) -> None:
         """Run a schema statement (index, constraint) in an auto-commit transaction."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -95,7 +95,8 @@ def record_from_row(row: dict[str, Any], settings_names: dict[str, str]) -> Enti
     )
 
 
-def _names(graph: Graph) -> dict[str, str]:
+def property_names(graph: Graph) -> dict[str, str]:
+    """The entity property names :func:`record_from_row` needs (id, name, description, embedding)."""
     s = graph.settings
     return {
         "id": s.id_property,
@@ -115,6 +116,7 @@ def embed_entities(
     progress: bool = True,
     max_batches: int | None = None,
     report: IndexReport | None = None,
+    on_page: Callable[[], None] | None = None,
 ) -> IndexReport:
     """Embed the entities that lack an embedding (all of them with `force`), page by page.
 
@@ -127,6 +129,7 @@ def embed_entities(
         progress: show a progress bar.
         max_batches: stop after this many pages (to test resuming; None = all).
         report: add to this report.
+        on_page: called after each page is written (a load records that it is alive).
 
     Raises:
         InvalidInput: `batch_size` < 1.
@@ -142,7 +145,7 @@ def embed_entities(
     report.total = int(counts[0]["total"]) if counts else 0
     report.pending = int(counts[0]["pending"]) if counts else 0
     query = "index_pending_all" if community is None else "index_pending_community"
-    names = _names(graph)
+    names = property_names(graph)
     after = ""
     batches = 0
     t0 = time.perf_counter()
@@ -173,6 +176,8 @@ def embed_entities(
             bar.update(len(rows))
             after = str(rows[-1]["id"])
             batches += 1
+            if on_page is not None:
+                on_page()
     report.embed_seconds += time.perf_counter() - t0
     return report
 
@@ -208,10 +213,12 @@ def ensure_vector_index(
     progress: bool = True,
     chunks: bool = False,
     kind: str = "entity",
+    on_wait: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Create the vector index if missing and wait until it is ONLINE.
 
     `kind`: `entity` (the seeds'), `chunk` (`chunks=True` too) or `cluster` (the cluster summaries').
+    `on_wait`: called every few seconds while it waits (a load records that it is alive).
 
     Raises:
         SchemaError: an index of that name exists with another definition, or it FAILED or did not
@@ -238,6 +245,7 @@ def ensure_vector_index(
             f"{expected[0]}{expected[1]} with {dim}: drop it (DROP INDEX {name}) or set {setting}"
         )
     deadline = time.monotonic() + timeout
+    waited = time.monotonic()
     with progress_bar(100.0, f"vector index {name}", "%", enabled=progress, percent=True) as bar:
         while True:
             set_share(bar, float(state.get("populationPercent") or 0.0))
@@ -253,6 +261,9 @@ def ensure_vector_index(
                     "run `index` again later to keep waiting"
                 )
             time.sleep(0.5)
+            if on_wait is not None and time.monotonic() - waited > 5.0:
+                on_wait()
+                waited = time.monotonic()
             state = vector_index_state(graph, name) or {}
 
 

@@ -1,7 +1,9 @@
 """What the database and the models hold, community by community (`python -m pathrag_gds info`).
 
 For each community: its ontology, entities (and how many are embedded, which the search needs),
-relationships between its entities, type labels with their counts, chunks, and the models it has:
+relationships between its entities, type labels with their counts, chunks (all of them as readers
+see them: not what a load that has not completed wrote), its versions (the last complete load, and
+one that has not completed), and the models it has:
 the chain model (`tuned-<community>/chain/`) and the path cross-encoder (`tuned-<community>/`),
 each with when it was built (its manifest's `finished`) and whether it is the user's own or one the
 installed wheel ships.
@@ -48,6 +50,9 @@ class CommunityInfo:
     relationship_types: dict[str, int] = field(default_factory=dict)
     chain_model: ModelInfo | None = None
     path_model: ModelInfo | None = None
+    #: its versions (`LoadState.summary`): `state` (ready, loading, interrupted), `complete`,
+    #: `version`, `loaded_at`, `open_load` (the load that has not completed, or None)
+    load: dict[str, Any] = field(default_factory=dict)
 
     @property
     def indexed(self) -> bool:
@@ -87,13 +92,15 @@ def community_ids(graph: Graph) -> list[str]:
 
 
 def describe(graph: Graph, settings: Settings, community_id: str) -> CommunityInfo | None:
-    """One community's sizes and models (None when there is no such community)."""
+    """One community's sizes (what readers see), versions and models (None: no such community)."""
     from pathrag_gds.chain_model import chain_model_dir
     from pathrag_gds.datasets.loader import community_counts
+    from pathrag_gds.datasets.staging import read_state
     from pathrag_gds.scoring import tuned_model_dir
 
     counts = community_counts(graph, community_id)
-    if counts is None:
+    state = read_state(graph, community_id)
+    if counts is None or state is None:
         return None
     types = {str(k): int(v) for k, v in (counts.get("relationships") or {}).items()}
     return CommunityInfo(
@@ -107,6 +114,7 @@ def describe(graph: Graph, settings: Settings, community_id: str) -> CommunityIn
         relationship_types=dict(sorted(types.items())),
         chain_model=model_info(chain_model_dir(settings, community_id)),
         path_model=model_info(tuned_model_dir(settings, community_id)),
+        load=state.summary(settings.load_stale_s),
     )
 
 

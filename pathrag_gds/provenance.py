@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -51,11 +52,21 @@ def read_sources(
     as_of: datetime | None,
     per_entity: int = 2,
     counter: RoundTripCounter | None = None,
+    hidden: Sequence[str] = (),
 ) -> dict[str, list[SourceChunk]]:
-    """Entity id -> the chunks that mention it (at most `per_entity`, in reading order), one round trip."""
+    """Entity id -> the chunks that mention it (at most `per_entity`, in reading order), one round trip.
+
+    `hidden`: loads whose mentions are skipped besides those that have not completed (the query's).
+    """
     out: dict[str, list[SourceChunk]] = {}
     rows = graph.read(
-        "provenance", counter=counter, ids=entity_ids, per_entity=per_entity, community=community, as_of=as_of
+        "provenance",
+        counter=counter,
+        ids=entity_ids,
+        per_entity=per_entity,
+        community=community,
+        as_of=as_of,
+        pinned=list(hidden),
     )
     for row in rows:
         out[row["id"]] = [
@@ -82,11 +93,13 @@ def chunk_seed_rows(
     as_of: datetime | None,
     seed_n: int,
     counter: RoundTripCounter | None = None,
+    hidden: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Seed rows (as `seeds.cypher`) of the entities the question's nearest chunks mention.
 
     The `seed_n` chunks nearest to the question (exact scan in a small community, else the chunk
     vector index) give their mentioned entities of the community, each scored by its best chunk.
+    `hidden`: loads to skip besides those that have not completed (the query's own reading).
 
     Raises:
         SchemaError: a large community, or no community, and no chunk vector index.
@@ -112,6 +125,7 @@ def chunk_seed_rows(
         community=community,
         exact=exact,
         as_of=as_of,
+        pinned=list(hidden),
         entity_label=s.entity_label,
         embedding_key=s.embedding_property,
     )

@@ -30,6 +30,7 @@ def seed_rows(settings: Settings, ctx: QueryContext, rows: list[dict[str, Any]])
     """Cache the seed entities of a seed query's rows and return the seeds in order."""
     out = []
     for r in rows:
+        ctx.hidden = sorted({*ctx.hidden, *(r.get("hidden") or ())})
         ctx.entities[r["id"]] = entity_record(settings, r["id"], r["labels"], r["props"])
         ctx.sims[r["id"]] = float(r["score"])
         if "out_types" in r:
@@ -78,6 +79,7 @@ def vector_seeds(
             as_of=ctx.as_of,
             seed_n=s.chunk_seed_n,
             counter=ctx.counter,
+            hidden=[*ctx.hidden, *(h for r in rows for h in r.get("hidden") or ())],
         )
         rows += [r for r in more if r["id"] not in have]
     return seed_rows(s, ctx, rows)
@@ -93,6 +95,7 @@ def seeds_by_id(
         counter=ctx.counter,
         ids=list(dict.fromkeys(seed_ids)),
         community=community_id,
+        pinned=ctx.hidden,
         qvec=ctx.vector,
         entity_label=s.entity_label,
         embedding_key=s.embedding_property,

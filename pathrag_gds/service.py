@@ -398,7 +398,12 @@ class PathRag:
         if with_sources and scored and self.settings.chunk_label in self.info.labels:
             ids = sorted({n for sp in scored for n in sp.path.node_ids})
             sources = read_sources(
-                self.graph, ids, community=ctx.community, as_of=ctx.as_of, counter=ctx.counter
+                self.graph,
+                ids,
+                community=ctx.community,
+                as_of=ctx.as_of,
+                counter=ctx.counter,
+                hidden=ctx.hidden,
             )
         s = self.settings
         weights = {

@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pathrag_gds.catalog import GraphInfo
+from pathrag_gds.catalog import GraphInfo, community_state
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import InvalidInput, SchemaError
+from pathrag_gds.load_versions import check_complete
 
 #: The library's ceilings (a caller of :class:`~pathrag_gds.service.PathRag` may go up to them; the
 #: CLI and the HTTP API stop at the lower bounds of :class:`QueryLimits`).
@@ -161,6 +162,7 @@ def check_graph(
 
     Raises:
         InvalidInput: the community does not exist.
+        LoadIncomplete: the community's first load has not completed (it runs or was interrupted).
         SchemaError: no entity nodes, no vector index, or the community is not indexed.
     """
     known = info()
@@ -169,6 +171,9 @@ def check_graph(
         if community_id not in known.communities:
             names = sorted(known.communities)
             raise InvalidInput(f"unknown community {community_id!r}; the graph has {names or 'none'}")
+    if community_id is not None and not community_state(known, community_id).complete:
+        known = refresh()  # it may have completed since
+        check_complete(community_state(known, community_id), settings.load_stale_s)
     if settings.entity_label not in known.labels:
         raise SchemaError(
             f"the graph has no {settings.entity_label!r} nodes: load data first "

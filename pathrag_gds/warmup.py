@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from neo4j.exceptions import Neo4jError
 
-from pathrag_gds.catalog import read_graph_info
+from pathrag_gds.catalog import community_state, read_graph_info
 from pathrag_gds.chain_model import chain_model_dir
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
@@ -71,7 +71,8 @@ class WarmUp:
 def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNITIES) -> WarmUp:
     """Run the search's queries once for the demo's and the largest communities (module docstring).
 
-    A community without embedded entities (not indexed yet) is skipped; a database or model error
+    A community without embedded entities (not indexed yet), or whose first load has not completed,
+    is skipped; a database or model error
     is logged and ends the warm-up early, never the caller: warming is an optimisation.
     """
     t0 = time.monotonic()
@@ -79,9 +80,8 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
     try:
         info = read_graph_info(graph, settings)
         report.queries += 3
-        sizes = sorted(
-            info.communities.items(), key=lambda c: (c[0] != DEMO_COMMUNITY, -int(c[1].get("size") or 0))
-        )
+        complete = [c for c in info.communities.items() if community_state(info, c[0]).complete]
+        sizes = sorted(complete, key=lambda c: (c[0] != DEMO_COMMUNITY, -int(c[1].get("size") or 0)))
         service = _service(graph, settings)
         free: PathRag | None = None  # built only for a community with a chain model
         # a question's hints (no chain model, no tuned model, no stored ontology) are for one who

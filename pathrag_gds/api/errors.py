@@ -10,6 +10,7 @@ from pathrag_gds.errors import (
     ConfigError,
     DatabaseUnavailable,
     InvalidInput,
+    LoadIncomplete,
     ModelError,
     PathRagError,
     QueryCancelled,
@@ -22,6 +23,7 @@ log = logging.getLogger(__name__)
 #: HTTP status and error code for each error a user (or the environment) can cause.
 ERROR_STATUS: dict[type[PathRagError], tuple[int, str]] = {
     InvalidInput: (422, "invalid_input"),
+    LoadIncomplete: (409, "load_incomplete"),
     SchemaError: (503, "schema_error"),
     DatabaseUnavailable: (503, "database_unavailable"),
     ModelError: (503, "model_unavailable"),

@@ -21,6 +21,7 @@ from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.deps import get_caller, get_state
 from pathrag_gds.api.errors import error_body
 from pathrag_gds.api.state import ApiState, load_models
+from pathrag_gds.catalog import community_state
 from pathrag_gds.errors import ModelError
 
 log = logging.getLogger(__name__)
@@ -158,7 +159,12 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
             "labels": len(info.labels),
             "relationship_types": len(info.types),
             "communities": [
-                {"id": cid, "size": c.get("size"), "ontology_id": c.get("ontology_id")}
+                {
+                    "id": cid,
+                    "size": c.get("size"),
+                    "ontology_id": c.get("ontology_id"),
+                    **community_state(info, cid).summary(s.load_stale_s),
+                }
                 for cid, c in mine.items()
             ],
         },

@@ -21,13 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from pathrag_gds.catalog import governing_ontology, read_graph_info, relation_whitelist
+from pathrag_gds.catalog import community_state, governing_ontology, read_graph_info, relation_whitelist
 from pathrag_gds.clusters.detect import detect
 from pathrag_gds.clusters.store import cluster_state, delete_clusters, read_facts, write_clusters
 from pathrag_gds.clusters.summary import Summary, clusters_of, summarize
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
 from pathrag_gds.indexing import TextEncoder, ensure_vector_index
+from pathrag_gds.load_versions import refuse_open_load
 
 #: Example summaries a report keeps (the best rated of the coarsest levels).
 EXAMPLES = 3
@@ -91,6 +92,7 @@ def build_clusters(
 
     Raises:
         SchemaError: the community does not exist, or the server has no GDS.
+        LoadConflict: a load of the community has not completed (its entities would be clustered).
         InvalidInput: it has no entities, or no cluster reaches `PATHRAG_CLUSTER_MIN_SIZE` entities.
     """
     s = graph.settings
@@ -98,6 +100,7 @@ def build_clusters(
     if not graph.read("load_community_exists", community_id=community):
         raise SchemaError(f"no community {community!r} in the database: load it first or fix --community")
     info = read_graph_info(graph, s)
+    refuse_open_load(community_state(info, community), s.load_stale_s, "communities")
     if not int(info.communities.get(community, {}).get("size") or 0):
         raise InvalidInput(f"community {community!r} has no entities to cluster: load its data first")
     ontology = governing_ontology(info, s, community, None)

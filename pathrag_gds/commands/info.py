@@ -1,10 +1,12 @@
 """`python -m pathrag_gds info`: the communities in the database, their sizes, types and models.
 
-One row per community: its ontology, entities (and how many are embedded: the search needs them
-all), relationships between its entities, type labels with their counts, and whether it has a
-chain model and a path cross-encoder, with when each was built (from its manifest) and whether the
-installed wheel ships it. `--json` prints the same as JSON. (`communities` is another command: it
-clusters one community's entities with GDS for the global mode.)
+One row per community: its ontology, its version (the last complete load) and a load that has not
+completed (running or interrupted: readers do not see what it wrote), entities (and how many are
+embedded: the search needs them all), relationships between its entities, type labels with their
+counts, and whether it has a chain model and a path cross-encoder, with when each was built (from
+its manifest) and whether the installed wheel ships it. `--json` prints the same as JSON.
+(`communities` is another command: it clusters one community's entities with GDS for the global
+mode.)
 """
 
 from __future__ import annotations
@@ -35,6 +37,31 @@ def _model_line(kind: str, model: ModelInfo | None, hint: str) -> str:
     return f"  {kind}: {built} ({where})"
 
 
+def _load_lines(c: CommunityInfo) -> list[str]:
+    """Its version, and a load that has not completed (what readers see meanwhile, what to do)."""
+    load = c.load
+    out = []
+    if load.get("version"):
+        out.append(f"  version {load['version']} (completed {load.get('loaded_at')})")
+    pending = load.get("open_load")
+    if pending:
+        idle = pending.get("idle_s")
+        seen = (
+            "readers see the version above"
+            if load.get("complete")
+            else "readers see nothing of the community yet (queries are refused)"
+        )
+        out.append(
+            f"  load {pending['id']} NOT COMPLETED ({load.get('state')}): started {pending.get('started')}, "
+            f"last write {'never' if idle is None else f'{idle:,.0f} s ago'}, "
+            f"{pending.get('entities_written', 0):,} entities and "
+            f"{pending.get('relationships_written', 0):,} relationships written so far; {seen}. If it is "
+            "not running, "
+            "run the same load again to complete it"
+        )
+    return out
+
+
 def lines(communities: list[CommunityInfo], header: str) -> list[str]:
     """The text report: a header, then one block per community."""
     out = [header]
@@ -42,13 +69,14 @@ def lines(communities: list[CommunityInfo], header: str) -> list[str]:
         embedded = (
             "all embedded"
             if c.indexed
+            else "none yet: no load has completed"
+            if not c.load.get("complete", True)
             else f"{c.embedded} embedded: run `python -m pathrag_gds index --community {c.id}` before "
             "searching it"
         )
         labels = ", ".join(f"{label} {n}" for label, n in sorted(c.labels.items(), key=lambda kv: -kv[1]))
+        out += ["", f"{c.id} (ontology {c.ontology_id or 'none'})", *_load_lines(c)]
         out += [
-            "",
-            f"{c.id} (ontology {c.ontology_id or 'none'})",
             f"  {c.entities} entities ({embedded}), {c.relationships} relationships, {c.chunks} chunks",
             f"  type labels: {labels or 'none'}",
             _model_line(

@@ -1,6 +1,6 @@
 """`python -m pathrag_gds load demo|triples|graph|documents|remove-documents`: write into Neo4j.
 
-`load demo` loads the Bob demo graph and indexes it (the same code as `index`). `load triples FILE`
+`load demo` loads the Bob demo graph and indexes it (the code of `index`). `load triples FILE`
 reads a triple file; bad rows are listed with their line numbers and nothing is written unless
 `--skip-bad` is given (then the good rows are loaded and the bad ones listed); it indexes only with
 `--index`. A load that did not index says so and names `index --community ID`, which a community
@@ -14,12 +14,20 @@ Entities that another community already holds are left unchanged and listed (exi
 data fails a check, or that names an entity id of another community's namespace (`other:Name`,
 docs/graph-model.md), is refused before anything is written (exit status 2); `--shared` may name
 existing entities of another namespace, never create them.
+
+A load is a version of its community (docs/graph-model.md, *Loads and readers*): readers see the
+previous version until the load's last transaction, then all of it, never a part. The indexing
+`load` does (demo, graph, triples --index) happens before that transaction, so the new version is
+searchable when it appears. A load that stops (Ctrl-C, a database error, a killed process) is
+invisible and says so; the same command run again resumes and completes it.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,10 +113,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rm.set_defaults(func=run_remove_documents)
 
 
-def _index(community: str) -> None:
-    from pathrag_gds.commands.index import run_index
-
-    run_index(community=community, batch_size=512, force=False)
+@contextmanager
+def _said_when_interrupted() -> Iterator[None]:
+    """On Ctrl-C, say what readers see and what to do (the loader's note), then stop as before."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        for note in getattr(exc, "__notes__", []):
+            print(note, file=sys.stderr)
+        raise
 
 
 def not_indexed_note(graph: Graph, community: str) -> str | None:
@@ -127,22 +140,25 @@ def not_indexed_note(graph: Graph, community: str) -> str | None:
 def _print_report(report: LoadReport) -> None:
     for line in report.lines():
         print(line, file=sys.stderr if line.lstrip().startswith("REFUSED") else sys.stdout)
+    if report.index is not None:
+        for line in report.index.lines():
+            print(line)
 
 
 def _load_yaml_graph(path: Path | None, no_index: bool, shared: bool = False) -> int:
     from pathrag_gds.datasets.demo import DEMO_FILE, read_graph_file
     from pathrag_gds.datasets.loader import GraphLoader
+    from pathrag_gds.encoders import get_embedder
     from pathrag_gds.graph import Graph
 
     dataset = read_graph_file(path or DEMO_FILE)
-    with Graph.connect() as graph:
-        report = GraphLoader(graph).load(dataset, shared=shared)
+    with Graph.connect() as graph, _said_when_interrupted():
+        encoder = None if no_index else get_embedder(graph.settings)
+        report = GraphLoader(graph).load(dataset, shared=shared, encoder=encoder)
         note = not_indexed_note(graph, dataset.community_id) if no_index else None
     _print_report(report)
     if note:
         print(note)
-    if not no_index:
-        _index(dataset.community_id)
     return 1 if report.refused else 0
 
 
@@ -172,6 +188,7 @@ def run_triples(args: argparse.Namespace) -> int:
     from pathrag_gds.datasets.loader import GraphLoader
     from pathrag_gds.datasets.ontology_files import METAQA_ONTOLOGY, read_ontology
     from pathrag_gds.datasets.triples import check_format, printable, read_triples
+    from pathrag_gds.encoders import get_embedder
     from pathrag_gds.graph import Graph
 
     fmt = check_format(args.format)
@@ -213,14 +230,14 @@ def run_triples(args: argparse.Namespace) -> int:
                 f"{len(tf.bad_rows):,} bad row(s) in {args.file}, nothing loaded: fix them, or pass "
                 "--skip-bad to load the good rows"
             )
-    with Graph.connect() as graph:
-        report = GraphLoader(graph, batch_size=args.batch_size).load(tf.dataset, shared=args.shared)
+    with Graph.connect() as graph, _said_when_interrupted():
+        encoder = get_embedder(graph.settings) if args.index else None
+        loader = GraphLoader(graph, batch_size=args.batch_size)
+        report = loader.load(tf.dataset, shared=args.shared, encoder=encoder)
         note = None if args.index else not_indexed_note(graph, community)
     _print_report(report)
     if note:
         print(note)
-    if args.index:
-        _index(community)
     return 1 if tf.bad_rows or report.refused else 0
 
 

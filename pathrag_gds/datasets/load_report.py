@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathrag_gds.indexing import IndexReport
 
 #: Refused ids listed in a load report (the count covers all of them).
 MAX_LISTED_REFUSED = 5
@@ -32,6 +36,16 @@ class LoadReport:
     mentions_refused: int = 0
     refused_ids: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: the version this load wrote (readers see it since the load completed)
+    load_id: str = ""
+    #: what the load found of an earlier load that had not completed (resumed or discarded; logged as
+    #: a warning when the load starts)
+    note: str | None = None
+    #: staged changes to what readers saw, applied when the load completed: entities,
+    #: relationships, chunks
+    staged: dict[str, int] = field(default_factory=dict)
+    #: the embedding and vector index step done before the load completed (`encoder` given)
+    index: IndexReport | None = None
 
     @property
     def refused(self) -> int:
@@ -48,8 +62,10 @@ class LoadReport:
 
     def lines(self) -> list[str]:
         """The report as human-readable lines."""
+        version = f" as version {self.load_id}" if self.load_id else ""
         out = [
-            f"community {self.community_id}: loaded in {self.seconds:.1f} s",
+            f"community {self.community_id}: loaded{version} in {self.seconds:.1f} s (readers see it "
+            "whole from now on, nothing of it before)",
             f"  entities:      {self.entities_created + self.entities_existing:>9,} "
             f"({self.entities_created:,} created, {self.entities_existing:,} existing, "
             f"{self.entities_changed:,} of them changed)",

@@ -40,8 +40,19 @@ from pathrag_gds.datasets.rows import (
     id_community,
     split_entity_id,
 )
-from pathrag_gds.errors import InvalidInput
-from pathrag_gds.graph import Graph
+from pathrag_gds.datasets.staging import (
+    begin_load,
+    commit_load,
+    discard_load,
+    embed_staged,
+    fenced_write,
+    read_state,
+    touch,
+)
+from pathrag_gds.errors import InvalidInput, LoadConflict, LoadInterrupted, PathRagError
+from pathrag_gds.graph import Graph, Neo4jError
+from pathrag_gds.indexing import IndexReport, TextEncoder
+from pathrag_gds.load_versions import dataset_digest, interrupted_message
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.progress import bar as progress_bar
 
@@ -77,6 +88,8 @@ SCHEMA_STATEMENTS = (
     "schema_chunk_id",
     "schema_ontology_id",
     "schema_entity_name",
+    "schema_community_loading",
+    "schema_staged_load",
 )
 
 
@@ -170,13 +183,15 @@ class GraphLoader:
         params: Mapping[str, Any],
         on_result: Callable[[dict[str, Any]], None],
     ) -> None:
+        """Write `rows` in batches, each in one transaction behind the load's fence (`params["load"]`)."""
+        cid, load_id = str(params["community_id"]), str(params["load"])
         with progress_bar(len(rows), desc, "row", enabled=self.progress) as bar:
             for chunk in batched(rows, self.batch_size):
-                result = self.graph.write(name, rows=list(chunk), **params)
+                result = fenced_write(self.graph, cid, load_id, name, {**params, "rows": list(chunk)})
                 on_result(result[0] if result else {})
                 bar.update(len(chunk))
 
-    def _write_entities(self, load: PreparedLoad, report: LoadReport, shared: bool) -> set[str]:
+    def _write_entities(self, load: PreparedLoad, report: LoadReport, shared: bool, load_id: str) -> set[str]:
         """MERGE the entities and tie them to the community.
 
         Returns the ids refused: entities another community aggregates (unless `shared`).
@@ -195,6 +210,7 @@ class GraphLoader:
 
         params = {
             "community_id": load.community_id,
+            "load": load_id,
             "embedding_key": self.graph.settings.embedding_property,
             "shared": shared,
         }
@@ -202,7 +218,7 @@ class GraphLoader:
         return refused
 
     def _write_relationships(
-        self, load: PreparedLoad, report: LoadReport, refused: Collection[str], shared: bool
+        self, load: PreparedLoad, report: LoadReport, refused: Collection[str], shared: bool, load_id: str
     ) -> None:
         """MERGE relationships (one per source, type, target) between existing entities.
 
@@ -222,12 +238,12 @@ class GraphLoader:
             report.relationships_refused += int(r.get("foreign", 0))
             matched += total + int(r.get("foreign", 0))
 
-        params = {"community_id": load.community_id, "shared": shared}
+        params = {"community_id": load.community_id, "load": load_id, "shared": shared}
         self._batches("load_relationships", rows, "write relationships", params, add)
         report.relationships_missing_endpoint = len(rows) - matched
 
     def _write_chunks(
-        self, load: PreparedLoad, report: LoadReport, refused: Collection[str], shared: bool
+        self, load: PreparedLoad, report: LoadReport, refused: Collection[str], shared: bool, load_id: str
     ) -> None:
         """MERGE provenance chunks and their MENTIONED_IN edges.
 
@@ -248,11 +264,13 @@ class GraphLoader:
             report.chunks_refused += len(ids)
             report.note_refused(ids)
 
-        params = {"community_id": load.community_id, "shared": shared}
+        params = {"community_id": load.community_id, "load": load_id, "shared": shared}
         self._batches("load_chunks", rows, "write chunks", params, add)
 
-    def load(self, dataset: Dataset, *, shared: bool = False) -> LoadReport:
-        """Write a whole dataset: schema, ontology, community, entities, relationships, chunks.
+    def load(
+        self, dataset: Dataset, *, shared: bool = False, encoder: TextEncoder | None = None
+    ) -> LoadReport:
+        """Write a whole dataset as a new version of its community; readers see it whole or not at all.
 
         The whole dataset is checked first (:func:`~pathrag_gds.datasets.prepare.prepare`), so a
         load refused for its data writes nothing. An entity another community already aggregates
@@ -263,11 +281,21 @@ class GraphLoader:
         Entity ids in another community's namespace (an unescaped `:`, docs/graph-model.md) are
         refused; a `shared` load may name existing ones, to share them, but not create them.
 
+        Readers (queries, `info`, `/v1/info`) see the previous complete version until the load's last
+        transaction, which applies its staged changes and the ontology
+        (:mod:`~pathrag_gds.load_versions`). With `encoder`, the new and changed entities are
+        embedded and the vector index built before that, so the new version is searchable the moment
+        it is visible. A load that stops half-way stays invisible; the same load run again resumes
+        and completes it.
+
         Raises:
             DatasetError: bad text, names or values in the data, repeated ids, an entity id in
                 another community's namespace (unless `shared` and it exists), or (unless
                 `shared`) an ontology that other communities use and this load would change;
                 nothing is written then.
+            LoadConflict: another load of other data is running in the community.
+            LoadInterrupted: the load stopped on a database error; readers still see the previous
+                version, and running the same load again completes it.
         """
         t0 = time.perf_counter()
         load = prepare(dataset, self.graph.settings, shared=shared)
@@ -278,15 +306,58 @@ class GraphLoader:
             self.check_foreign_exist(load)
         if not shared:
             self.check_ontology_owner(dataset.ontology, cid)
-        self.load_ontology(dataset.ontology)
-        self.load_community(cid, dataset.ontology.id)
-        refused = self._write_entities(load, report, shared)
-        self._write_relationships(load, report, refused, shared)
-        if load.chunks:
-            self._write_chunks(load, report, refused, shared)
+        onto = {"id": load.ontology.id, "types": [load.entity_types, load.relation_types]}
+        digest = dataset_digest(
+            cid,
+            onto,
+            shared,
+            load.entities,
+            load.relationships,
+            load.chunks,
+        )
+        begin = begin_load(self.graph, cid, digest, self.graph.settings.load_stale_s)
+        report.load_id, report.note = begin.load_id, begin.note
+        if begin.note:
+            log.warning("%s", begin.note)  # at the start: the load may take long
+        try:
+            refused = self._write_entities(load, report, shared, begin.load_id)
+            self._write_relationships(load, report, refused, shared, begin.load_id)
+            if load.chunks:
+                self._write_chunks(load, report, refused, shared, begin.load_id)
+            if encoder is not None:
+                report.index = self._index(cid, begin.load_id, encoder)
+            report.staged = commit_load(self.graph, load, begin.load_id)
+        except LoadConflict:
+            raise
+        except KeyboardInterrupt as exc:
+            exc.add_note(interrupted_message(cid, begin.load_id, "interrupted"))
+            raise
+        except (PathRagError, Neo4jError) as exc:
+            raise LoadInterrupted(interrupted_message(cid, begin.load_id, exc)) from exc
         report.seconds = time.perf_counter() - t0
         if report.refused:
             log.warning("load of %s refused %d item(s) of other communities", cid, report.refused)
+        return report
+
+    def _index(self, community_id: str, load_id: str, encoder: TextEncoder) -> IndexReport:
+        """Embed the load's new and changed entities and build the vector index, before it completes."""
+        from pathrag_gds.indexing import embed_entities, ensure_vector_index
+
+        def alive() -> None:
+            touch(self.graph, community_id, load_id)
+
+        t0 = time.perf_counter()
+        report = embed_entities(
+            self.graph, encoder, community=community_id, progress=self.progress, on_page=alive
+        )
+        changed = embed_staged(self.graph, encoder, community_id, load_id, progress=self.progress)
+        report.pending += changed
+        report.embedded += changed
+        t1 = time.perf_counter()
+        state = ensure_vector_index(self.graph, encoder.dim, progress=self.progress, on_wait=alive)
+        report.index_seconds = time.perf_counter() - t1
+        report.index_state = str(state.get("state"))
+        report.seconds = time.perf_counter() - t0
         return report
 
 
@@ -301,9 +372,12 @@ def delete_community(
 ) -> int:
     """Delete a community: documents (every version), entities (unless shared), their chunks, clusters.
 
-    The ontology stays unless `drop_ontology` (and no other community uses it). Returns the number
-    of entities deleted.
+    The ontology stays unless `drop_ontology` (and no other community uses it). A load that has not
+    completed is discarded first. Returns the number of entities deleted.
     """
+    state = read_state(graph, community_id)
+    if state is not None and state.loading is not None:  # what it wrote outside the community too
+        discard_load(graph, community_id, state.loading, stale_s=0.0, force=True, batch_size=batch_size)
     deleted = 0
     for statement in ("documents_delete_community", "community_delete_batch"):
         while True:

@@ -50,6 +50,7 @@ from pathrag_gds.datasets.rows import (
     id_community,
     split_entity_id,
 )
+from pathrag_gds.load_versions import LOAD_KEY
 from pathrag_gds.ontology import Ontology
 
 
@@ -173,14 +174,17 @@ def relationship_rows(relationships: Sequence[RelationRow]) -> list[dict[str, An
     """Relationship rows `{source, type, target, props}`.
 
     Raises:
-        DatasetError: an invalid type or attribute name, or an unstorable value.
+        DatasetError: an invalid type or attribute name, the reserved `pathrag_load` (the load that
+            wrote a relationship), or an unstorable value.
     """
     return [
         {
             "source": r.source,
             "type": check_identifier(r.type, "relationship type"),
             "target": r.target,
-            "props": _props(r.attributes, f"relationship {r.source!r} {r.type} {r.target!r}"),
+            "props": _props(
+                r.attributes, f"relationship {r.source!r} {r.type} {r.target!r}", frozenset({LOAD_KEY})
+            ),
         }
         for r in relationships
     ]

@@ -79,6 +79,7 @@ def _vector_hits(service: PathRag, ctx: QueryContext, req: ModeRequest) -> tuple
             as_of=ctx.as_of,
             seed_n=s.mix_expand_n,
             counter=ctx.counter,
+            hidden=ctx.hidden,
         )
         chunk_score = {str(r["id"]): float(r["score"]) for r in rows}
         new = [eid for eid in chunk_score if eid not in hits]

@@ -88,6 +88,9 @@ class QueryContext:
     #: the steps a planned path's end entity has, by (end, last edge key): the edge it came along
     #: is not counted (read with the expansion; `ChainPlan.held`)
     next_steps: dict[tuple[str, str], frozenset[Step]] = field(default_factory=dict)
+    #: the loads that had not completed when the seeds were read: the query keeps skipping what they
+    #: wrote, so it reads one version even if one completes meanwhile (docs/graph-model.md)
+    hidden: list[str] = field(default_factory=list)
 
     def plan_of(self, path: Path) -> ChainPlan | None:
         """The chain plan that governs a path (its start's), if any."""

@@ -100,11 +100,13 @@ def rebuild_pool(
         ModelError: the community has no chain model.
         InvalidInput: `depth` < 1, or the graph is larger than :data:`POOL_MAX_RELATIONSHIPS`.
     """
+    from pathrag_gds.catalog import community_state
     from pathrag_gds.chain_model import ChainScorer, chain_model_dir, reset_chain_scorers
     from pathrag_gds.config import get_settings
     from pathrag_gds.encoders import read_json
     from pathrag_gds.errors import InvalidInput, ModelError
     from pathrag_gds.export import write_manifest
+    from pathrag_gds.load_versions import refuse_open_load
     from pathrag_gds.service import PathRag
 
     s = settings or get_settings()
@@ -116,6 +118,7 @@ def rebuild_pool(
             f"{model_dir} holds no chain model: run `python -m pathrag_gds tune --community {community}`"
         )
     svc = PathRag(s)
+    refuse_open_load(community_state(svc.info, community), s.load_stale_s, "tune --chain-pool")
     n = relationship_count(svc.graph, community)
     if n > POOL_MAX_RELATIONSHIPS:
         raise InvalidInput(

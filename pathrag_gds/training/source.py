@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from pathrag_gds.catalog import community_state
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.expanders import entity_record  # exactly as the search builds them
 from pathrag_gds.graph import Graph
+from pathrag_gds.load_versions import refuse_open_load
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord
 from pathrag_gds.training.graph_source import Hop
@@ -103,11 +105,13 @@ def community_source(svc: Any, community: str, *, cap: int, seed: int) -> tuple[
 
     Raises:
         InvalidInput: the community does not exist.
+        LoadConflict: a load of it has not completed (training would read that load's entities).
     """
     if community not in svc.info.communities:
         raise InvalidInput(
             f"unknown community {community!r}; the graph has {sorted(svc.info.communities) or 'none'}"
         )
+    refuse_open_load(community_state(svc.info, community), svc.settings.load_stale_s, "tune")
     ontology = svc.ontology_for(community, None)
     relations = [r for r in ontology.relation_names if r in svc.info.types]
     return ontology, Neo4jSource(svc.graph, community, relations, cap=cap, seed=seed)

@@ -148,7 +148,9 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
     evil = f"evil_{_uid()}"
     minion = f"{evil}_minion"
     before = _entity(graph, "jane")
-    chunks_before = graph.read("provenance", ids=["jane"], per_entity=50, community=None, as_of=None)
+    chunks_before = graph.read(
+        "provenance", ids=["jane"], per_entity=50, community=None, as_of=None, pinned=[]
+    )
     assert before is not None and chunks_before
     demo_chunk = chunks_before[0]["chunks"][0]["id"]  # a chunk of the demo's story document
     data = {
@@ -179,11 +181,15 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
     assert "--shared" in captured.err
 
     assert _entity(graph, "jane") == before, "Jane's name, labels and properties are unchanged"
-    assert graph.read("provenance", ids=["jane"], per_entity=50, community=None, as_of=None) == chunks_before
+    assert (
+        graph.read("provenance", ids=["jane"], per_entity=50, community=None, as_of=None, pinned=[])
+        == chunks_before
+    )
     neighbours = graph.read(
         "baseline_node_neighbours",
         id="jane",
         community=None,
+        pinned=[],
         entity_label=graph.settings.entity_label,
         embedding_key=graph.settings.embedding_property,
     )

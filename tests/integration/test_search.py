@@ -79,6 +79,7 @@ def _expand(
         no_revisit=True,
         qvec=[0.0] * 383 + [1.0],
         community=None,
+        pinned=[],
         known=[],
         entity_label=settings.entity_label,
         embedding_key=settings.embedding_property,

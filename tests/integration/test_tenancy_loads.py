@@ -235,6 +235,7 @@ def test_load_entities_statement_never_creates_a_foreign_row(graph: Graph, clean
         "load_entities",
         rows=rows,
         community_id=cid,
+        load=f"test_t54_load_{uid}",
         embedding_key=graph.settings.embedding_property,
         shared=True,
     )
