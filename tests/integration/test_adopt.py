@@ -88,7 +88,7 @@ def _dump(graph: Graph, tag: str) -> dict[str, Any]:
 @pytest.fixture()
 def kg(graph: Graph, settings: Settings) -> Iterator[str]:
     """A KG builder's graph (entities, a chunk, FROM_CHUNK) written by Neo4jWriter; its tag label."""
-    tag = f"Adopt57_{uuid.uuid4().hex[:10]}"
+    tag = f"adopttest_kg_{uuid.uuid4().hex[:10]}"
     prefix = tag + ":"
     nodes = [Neo4jNode(id=prefix + i, label=label, properties=props) for i, label, props in NODES]
     nodes.append(
@@ -199,7 +199,7 @@ def _paths(result: Any) -> list[str]:
 
 
 def test_adopt_and_remove_refuse_a_loaded_community(graph: Graph, capsys: pytest.CaptureFixture[str]) -> None:
-    community = f"Loaded57_{uuid.uuid4().hex[:10]}"
+    community = f"adopttest_loaded_{uuid.uuid4().hex[:10]}"
     dataset = Dataset(
         ontology=Ontology(f"{community}_o"),
         community_id=community,
@@ -217,14 +217,14 @@ def test_adopt_and_remove_refuse_a_loaded_community(graph: Graph, capsys: pytest
 
 
 def test_adopt_says_what_to_do_with_an_unknown_label(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["adopt", "--community", "x57", "--label", "NoSuchLabel57"]) == 2
+    assert main(["adopt", "--community", "adopttest_x", "--label", "NoSuchLabel57"]) == 2
     assert "no node has label(s) ['NoSuchLabel57']: check the spelling" in capsys.readouterr().err
 
 
 @pytest.fixture()
 def plain(graph: Graph) -> Iterator[str]:
     """A plain labelled graph (Person, Movie; films named by `title`) under a unique tag label."""
-    tag = f"Plain57_{uuid.uuid4().hex[:10]}"
+    tag = f"adopttest_plain_{uuid.uuid4().hex[:10]}"
     with graph.session() as s:
         s.run(
             f"CREATE (a:Person:`{tag}` {{name: 'Ingrid Vale', born: 1961}}),"
@@ -336,7 +336,7 @@ LIGHTRAG_EDGES = [
 @pytest.fixture()
 def lightrag(graph: Graph) -> Iterator[str]:
     """A LightRAG workspace (its label) written with LightRAG's own Cypher."""
-    ws = f"LightRAG57_{uuid.uuid4().hex[:10]}"
+    ws = f"adopttest_lightrag_{uuid.uuid4().hex[:10]}"
     with graph.session() as s:
         for name, entity_type, desc in LIGHTRAG_NODES:
             props = {"entity_id": name, "entity_type": entity_type, "description": desc}
@@ -363,9 +363,11 @@ def test_a_lightrag_workspace_is_adopted_with_its_edge_text_and_removed_whole(
 ) -> None:
     community, before = lightrag, _dump(graph, lightrag)
     code, out = _cli("adopt", "--community", community, "--lightrag", lightrag, "--index")
-    assert code == 0 and "(geo 1, organization 1, person 2)" in out and "with label(s) LightRAG57_" in out, (
-        out
-    )
+    assert (
+        code == 0
+        and "(geo 1, organization 1, person 2)" in out
+        and "with label(s) adopttest_lightrag_" in out
+    ), out
     assert (
         "RELATED_TO: person/organization -> organization/geo, reads 'is related to' / 'is related to'" in out
     ), out
