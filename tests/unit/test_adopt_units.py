@@ -6,8 +6,10 @@ from collections import Counter
 
 import pytest
 
-from pathrag_gds.adopt import _attributes, _name, _value
-from pathrag_gds.adopt_ontology import RelationStats, TypeStats, derive_phrases, infer_ontology
+from pathrag_gds.adopt.ontology import RelationStats, TypeStats, derive_phrases, infer_ontology
+from pathrag_gds.adopt.values import attributes as _attributes
+from pathrag_gds.adopt.values import node_name as _name
+from pathrag_gds.adopt.values import property_value as _value
 
 
 @pytest.mark.parametrize(
