@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pathrag_gds.datasets.rows import Dataset
-from pathrag_gds.ontology import Ontology
+from pathrag_gds.ontology import ADOPTED_TYPE_PREFIX, Ontology, type_labels
 
 #: Node ids per relationship read.
 READ_BATCH = 5000
@@ -39,7 +39,7 @@ class AdoptPlan:
     def lines(self) -> list[str]:
         """What adopting adds, for `--dry-run` and the report."""
         ds, cid = self.dataset, self.community_id
-        types = Counter(label for e in ds.entities for label in e.labels)
+        types = Counter(label for e in ds.entities for label in type_labels(e.labels))
         rels = Counter(r.type for r in ds.relationships)
         out = [
             f"adopt {cid!r}: {len(ds.entities)} node(s) with label(s) {' or '.join(self.labels)}"
@@ -50,8 +50,9 @@ class AdoptPlan:
             "theirs is set or removed; adopt adds, beside them:",
             f"  (:Community {{id: {cid!r}, adopted_labels: {list(self.labels)}, "
             f"adopted_with_labels: {list(self.with_labels)}}})",
-            f"  {len(ds.entities)} (:Entity) node(s), one per node of yours, with its type labels, "
-            f"name, description and scalar properties ({_counts(types) or 'no type labels'})",
+            f"  {len(ds.entities)} (:Entity) node(s), one per node of yours, with its name, description, "
+            f"scalar properties and type labels ({_counts(types) or 'no type labels'}), each prefixed "
+            f"{ADOPTED_TYPE_PREFIX} so that your MATCH on a label of yours does not find them",
             f"  {len(self.links)} (:Entity)-[:ADOPTS]->(your node) and {len(ds.entities)} "
             "(:Community)-[:AGGREGATES]->(:Entity) relationship(s)",
             f"  {len(ds.relationships)} relationship(s) between those entities, one per relationship "

@@ -2,7 +2,8 @@
 
 One :class:`NodeReader` serves every source shape: the shape decides which nodes are read (by label,
 by a Thalabus community) and which of their properties hold the name and description; the reader
-turns each node into an :class:`~pathrag_gds.datasets.rows.EntityRow`, each relationship between
+turns each node into an :class:`~pathrag_gds.datasets.rows.EntityRow` (its type labels
+prefixed, :func:`~pathrag_gds.ontology.adopted_type_label`), each relationship between
 read nodes into a :class:`~pathrag_gds.datasets.rows.RelationRow`, and counts types and samples for
 :func:`pathrag_gds.adopt.ontology.infer_ontology`.
 
@@ -12,8 +13,10 @@ Example:
     >>> r.node({"element_id": "4:x:1", "labels": ["Person", "Tag"], "props": {"name": "Ada"}})
     >>> r.node({"element_id": "4:x:2", "labels": ["City"], "props": {"name": "Turin"}})
     >>> r.relationship({"source": "4:x:1", "type": "LIVES_IN", "target": "4:x:2", "props": {}}, set())
-    >>> [(e.id, e.labels) for e in r.entities], r.rels[0].type, dict(r.relations["LIVES_IN"].sources)
-    ([('c:4:x:1', ('Person',)), ('c:4:x:2', ('City',))], 'LIVES_IN', {'Person': 1})
+    >>> [(e.id, e.labels) for e in r.entities]
+    [('c:4:x:1', ('Adopted__Person',)), ('c:4:x:2', ('Adopted__City',))]
+    >>> r.rels[0].type, dict(r.relations["LIVES_IN"].sources)
+    ('LIVES_IN', {'Person': 1})
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathrag_gds.adopt.ontology import RelationStats, TypeStats, add_sample
 from pathrag_gds.adopt.values import attributes, clean, node_name
 from pathrag_gds.datasets.checks import is_identifier
 from pathrag_gds.datasets.rows import EntityRow, RelationRow, entity_id
+from pathrag_gds.ontology import adopted_type_label
 
 
 @dataclass
@@ -68,7 +72,8 @@ class NodeReader:
         desc = props.get(self.description_property)
         skip = self.skip | {self.name_property, self.description_property}
         description = clean(desc) if isinstance(desc, str) else ""
-        self.entities.append(EntityRow(eid, name, type_labels, description, attributes(props, skip)))
+        copy_labels = tuple(adopted_type_label(label) for label in type_labels)  # not the user's Person
+        self.entities.append(EntityRow(eid, name, copy_labels, description, attributes(props, skip)))
         self.ids[element_id], self.names[element_id], self.labels[element_id] = eid, name, type_labels
         for label in type_labels:
             stats = self.types.setdefault(label, TypeStats())

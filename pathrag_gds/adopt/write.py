@@ -12,6 +12,7 @@ from pathrag_gds.datasets.load_report import LoadReport
 from pathrag_gds.datasets.loader import GraphLoader, batched, delete_community
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
+from pathrag_gds.ontology import ADOPTED_TYPE_PREFIX
 
 
 def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> tuple[LoadReport, dict[str, int]]:
@@ -32,6 +33,12 @@ def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> tuple[Loa
         with_labels=list(plan.with_labels),
         chunk_rel=plan.chunk_rel,
     )
+    graph.write(
+        "adopt_relabel",
+        community_id=cid,
+        entity_label=graph.settings.entity_label,
+        prefix=ADOPTED_TYPE_PREFIX,
+    )  # an adoption of before the prefix
     report = loader.load(plan.dataset)
     for rows in batched(plan.links, batch_size):
         graph.write("adopt_link", rows=list(rows))

@@ -264,7 +264,8 @@ def test_a_plain_labelled_graph_is_adopted_by_its_labels_and_removed_whole(
         entity_label=settings.entity_label,
     )
     movie = next(r for r in rows if r["props"]["name"] == "The Salt Road")
-    assert movie["labels"] == ["Movie"] and movie["props"]["released"] == 1999 and "vec" not in movie["props"]
+    assert movie["labels"] == ["Adopted__Movie"]  # not the user's Movie label: their MATCH misses it
+    assert movie["props"]["released"] == 1999 and "vec" not in movie["props"]
     assert _dump(graph, plain)["nodes"] == before["nodes"]
 
     svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
@@ -391,3 +392,56 @@ def test_a_lightrag_workspace_is_adopted_with_its_edge_text_and_removed_whole(
     assert r.status_code == 200 and r.json()["answer"].startswith("Bruno Keller"), r.text
     assert _cli("adopt", "--community", community, "--remove")[0] == 0
     assert _dump(graph, lightrag) == before
+
+
+def test_a_match_on_the_users_own_labels_counts_the_same_with_the_graph_adopted(
+    graph: Graph, settings: Settings
+) -> None:
+    """The copies carry `Adopted__<label>`, not the user's labels; an older adoption's plain ones go."""
+    tag, run = f"adopttest_count_{uuid.uuid4().hex[:10]}", uuid.uuid4().hex[:8]
+    lamp, room = f"Lamp_{run}", f"Room_{run}"  # type labels no one else has: the counts are exact
+    with graph.session() as s:
+        s.run(
+            f"CREATE (a:`{lamp}`:`{tag}` {{name: 'Brass lamp'}}),"
+            f" (b:`{lamp}`:`{tag}` {{name: 'Paper lamp'}}), (r:`{room}`:`{tag}` {{name: 'Study'}}),"
+            " (a)-[:STANDS_IN]->(r), (b)-[:STANDS_IN]->(r)"
+        ).consume()
+
+    def counts() -> tuple[int, int]:
+        with graph.session() as s:
+            return (
+                s.run(f"MATCH (n:`{lamp}`) RETURN count(n) AS n").single(strict=True)["n"],
+                s.run(f"MATCH (n:`{room}`) RETURN count(n) AS n").single(strict=True)["n"],
+            )
+
+    try:
+        before, dump = counts(), _dump(graph, tag)
+        assert before == (2, 1)
+        args = ("adopt", "--community", tag, "--label", lamp, "--label", room, "--with-label", tag)
+        code, out = _cli(*args, "--index")
+        assert code == 0 and f"({lamp} 2, {room} 1), each prefixed Adopted__" in out, out
+        assert counts() == before
+        with graph.session() as s:  # the copies are there, under their own labels
+            copies = s.run(f"MATCH (n:`Adopted__{lamp}`) RETURN count(n) AS n").single(strict=True)["n"]
+        assert copies == 2
+        svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
+        result = svc.pathrag("Where does the brass lamp stand?", community_id=tag)
+        assert _answer(result) == "Study", _paths(result)
+        assert result.best is not None and result.best.answer_candidates[0].labels == [room]  # no prefix
+
+        with graph.session() as s:  # an adoption written before the prefix: copies with the plain label
+            s.run(
+                f"MATCH (:Community {{id: $c}})-[:AGGREGATES]->(e:Entity:`Adopted__{lamp}`) SET e:`{lamp}`",
+                c=tag,
+            ).consume()
+        assert counts() == (4, 1)
+        code, out = _cli(*args)  # adopting again takes them off
+        assert code == 0 and counts() == before, out
+
+        assert _cli("adopt", "--community", tag, "--remove")[0] == 0
+        assert counts() == before and _dump(graph, tag) == dump
+    finally:
+        if graph.read("adopt_state", community_id=tag):
+            _cli("adopt", "--community", tag, "--remove")
+        with graph.session() as s:
+            s.run(f"MATCH (n:`{tag}`) DETACH DELETE n").consume()
