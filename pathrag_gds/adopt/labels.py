@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from pathrag_gds.adopt.ontology import infer_ontology
-from pathrag_gds.adopt.plan import READ_BATCH, AdoptPlan
+from pathrag_gds.adopt.plan import AdoptPlan, check_adoptable, own_labels, read_chunks, read_relationships
 from pathrag_gds.adopt.reader import NodeReader
-from pathrag_gds.datasets.loader import batched
 from pathrag_gds.datasets.rows import Dataset
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph, quote_identifier
@@ -71,8 +70,8 @@ def plan_adoption(
     """
     s = graph.settings
     labels, with_labels = tuple(dict.fromkeys(labels)), tuple(dict.fromkeys(with_labels))
-    if not labels or not community_id:
-        raise InvalidInput("adopt needs a community id and a label: adopt --community ID --label LABEL")
+    if not labels:
+        raise InvalidInput("adopt needs a label: adopt --community ID --label LABEL")
     for label in (*labels, *with_labels, *([chunk_rel] if chunk_rel else [])):
         quote_identifier(label)
     schema = graph.schema()
@@ -83,16 +82,10 @@ def plan_adoption(
         raise InvalidInput(
             f"no relationship has type {chunk_rel!r}: check --chunk-rel (types are case-sensitive)"
         )
-    state = graph.read("adopt_state", community_id=community_id)
-    if state and state[0]["labels"] is None:
-        raise InvalidInput(
-            f"community {community_id!r} exists and was loaded, not adopted: choose another --community id"
-        )
-    own = {s.entity_label, s.community_label, s.chunk_label, s.document_label, s.section_label}
-    own |= {s.cluster_label, "Ontology", "EntityType", "RelationType"}
+    check_adoptable(graph, community_id)
     reader = NodeReader(
         community_id,
-        not_types=set(with_labels) | STRUCTURAL_LABELS | own,
+        not_types=set(with_labels) | STRUCTURAL_LABELS | own_labels(s),
         key=key,
         name_property=name_property or s.name_property,
         description_property=description_property or s.description_property,
@@ -108,18 +101,10 @@ def plan_adoption(
             + (f" and all of {list(with_labels)}" if with_labels else "")
             + " (pathrag_gds's own entities excepted)"
         )
-    for batch in batched(list(reader.ids), READ_BATCH):
-        for row in graph.read("adopt_relationships", ids=list(batch)):
-            reader.relationship(row, {s.community_rel, s.adopts_rel})
+    read_relationships(graph, reader)
     ontology = infer_ontology(f"adopted:{community_id}", reader.types, reader.relations)
     dataset = Dataset(ontology, community_id, reader.entities, reader.rels)
     links = [{"id": eid, "element_id": element_id} for element_id, eid in reader.ids.items()]
     plan = AdoptPlan(community_id, labels, with_labels, ontology, dataset, links, reader.skipped, chunk_rel)
-    if chunk_rel:
-        for batch in batched(list(reader.ids), READ_BATCH):
-            for row in graph.read("adopt_chunks", extra={"chunk_rel": chunk_rel}, ids=list(batch)):
-                if row["usable"]:
-                    plan.chunk_links.append({"id": reader.ids[row["node"]], "chunk": row["chunk"]})
-                else:
-                    plan.unusable_chunks += 1
+    read_chunks(graph, plan, reader.ids)
     return plan

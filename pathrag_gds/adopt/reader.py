@@ -48,6 +48,11 @@ class NodeReader:
     skip: set[str]
     #: relationship types mirrored under another name
     rename: dict[str, str] = field(default_factory=dict)
+    #: read only the properties whose names end with it, without it (Thalabus's `_consolidated`);
+    #: a node with none for its name or description falls back to the plain property
+    suffix: str | None = None
+    #: mirror only these relationship types (a graph's own ontology); None: every type
+    relation_types: frozenset[str] | None = None
     ids: dict[str, str] = field(default_factory=dict)  # element id -> entity id
     names: dict[str, str] = field(default_factory=dict)  # element id -> name
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)  # element id -> type labels
@@ -56,20 +61,29 @@ class NodeReader:
     types: dict[str, TypeStats] = field(default_factory=dict)
     relations: dict[str, RelationStats] = field(default_factory=dict)
     skipped: Counter[str] = field(default_factory=Counter)
+    undeclared: Counter[str] = field(default_factory=Counter)
+
+    def _props(self, props: Mapping[str, Any]) -> dict[str, Any]:
+        """The properties read (with a suffix: those that end with it, named without it)."""
+        if not self.suffix:
+            return dict(props)
+        n = len(self.suffix)
+        return {k[:-n]: v for k, v in props.items() if k.endswith(self.suffix) and len(k) > n}
 
     def node(self, row: Mapping[str, Any]) -> None:
         """Read one node (`{element_id, labels, props}`); a node read before is left as it is."""
-        element_id, props = row["element_id"], row["props"]
+        element_id, raw = row["element_id"], row["props"]
         if element_id in self.ids:  # found under two of the labels
             return
-        value = props.get(self.key) if self.key else None
+        value = raw.get(self.key) if self.key else None
         node_key = str(value) if value is not None else element_id
         eid = entity_id(self.community_id, clean(node_key, multiline=False))
-        name = node_name(props, self.name_property, node_key)
+        props, plain = self._props(raw), raw if self.suffix else {}
+        name = node_name(props, self.name_property, node_name(plain, self.name_property, node_key))
         type_labels = tuple(
             sorted(label for label in row["labels"] if label not in self.not_types and is_identifier(label))
         )
-        desc = props.get(self.description_property)
+        desc = props.get(self.description_property) or plain.get(self.description_property)
         skip = self.skip | {self.name_property, self.description_property}
         description = clean(desc) if isinstance(desc, str) else ""
         copy_labels = tuple(adopted_type_label(label) for label in type_labels)  # not the user's Person
@@ -84,7 +98,7 @@ class NodeReader:
         """Read one relationship (`{source, type, target, props}`, element ids) between read nodes.
 
         One whose target was not read is ignored; one of a `reserved` type or a type that is not a
-        name is counted in `skipped`.
+        name is counted in `skipped`, one outside `relation_types` in `undeclared`.
         """
         src, rel_type, tgt = row["source"], row["type"], row["target"]
         if tgt not in self.ids:
@@ -93,9 +107,11 @@ class NodeReader:
         if not is_identifier(rel_type) or rel_type in reserved:
             self.skipped[rel_type] += 1
             return
-        self.rels.append(
-            RelationRow(self.ids[src], rel_type, self.ids[tgt], attributes(row["props"], self.skip))
-        )
+        if self.relation_types is not None and rel_type not in self.relation_types:
+            self.undeclared[rel_type] += 1
+            return
+        props = attributes(self._props(row["props"]), self.skip)
+        self.rels.append(RelationRow(self.ids[src], rel_type, self.ids[tgt], props))
         stats = self.relations.setdefault(rel_type, RelationStats())
         stats.count += 1
         stats.sources.update(self.labels[src])

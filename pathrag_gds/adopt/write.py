@@ -31,6 +31,7 @@ def adopt(graph: Graph, plan: AdoptPlan, *, batch_size: int = 2000) -> tuple[Loa
         community_id=cid,
         labels=list(plan.labels),
         with_labels=list(plan.with_labels),
+        source=plan.source,
         chunk_rel=plan.chunk_rel,
     )
     graph.write(
