@@ -1,4 +1,4 @@
-"""`adopt --thalabus` on a Thalabus-shaped graph in the real Neo4j.
+"""`adopt --thalabus` on a Thalabus-shaped graph in the real Neo4j, and `tune` on the adopted community.
 
 The graph (`thalabus_graph.py`) is written as Thalabus writes its own: `(:Community)-[:AGGREGATES]->
 (:Entity:<type>)` with `*_consolidated` values, an ontology in the graph and chunks the entities are
@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
+import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import thalabus_graph
+from pathrag_testutil import run_cli
 
 from pathrag_gds.cli import main
 from pathrag_gds.config import Settings
@@ -150,3 +155,43 @@ def test_adopt_thalabus_refuses_its_own_id_an_unknown_community_and_label_option
     assert "--thalabus reads its entities, names and descriptions itself: drop --label" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.torch
+@pytest.mark.slow
+def test_tune_trains_a_chain_model_on_an_adopted_graph_that_then_answers(
+    thalabus: tuple[str, str], graph: Graph, settings: Settings, tmp_path: Path
+) -> None:
+    """`tune --steps 5 --seeds 1` end to end on the adopted community: the phrases come from the
+    ontology read from the graph, and a query with the tuned chain model answers."""
+    pytest.importorskip("torch", reason="needs the train extra: pip install -e '.[train]'")
+    from pathrag_gds.training.chain_data import generate_questions
+    from pathrag_gds.training.chain_tune import ChainTuneOptions
+
+    prefix, community = thalabus
+    code, out = _cli("adopt", "--community", community, "--thalabus", prefix, "--index")
+    assert code == 0, out
+
+    svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
+    _, questions, _ = generate_questions(ChainTuneOptions(community=community, questions=200), svc, None)
+    texts = [q.question for q in questions]
+    assert any("lives in" in t for t in texts) and any("located in" in t for t in texts), texts[:20]
+    assert not any("adopted" in t.lower() for t in texts), [t for t in texts if "adopted" in t.lower()][:5]
+    assert any(t.startswith("Who ") for t in texts), texts[:20]  # `person` is a person: who
+
+    t0 = time.monotonic()
+    proc = run_cli(
+        "tune", "--community", community, "--steps", "5", "--seeds", "1", "--questions", "400",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    seconds = time.monotonic() - t0
+    manifest = json.loads((tmp_path / f"tuned-{community}" / "chain" / "manifest.json").read_text())
+    assert manifest["chain"]["community"] == community and manifest["chain"]["training"]["steps"] == 5
+
+    (tmp_path / "all-MiniLM-L6-v2").symlink_to(settings.models_dir / "all-MiniLM-L6-v2")
+    env = {**os.environ, "PATHRAG_MODELS_DIR": str(tmp_path)}
+    proc = run_cli("query", "Who owns Bob?", "--community", community, "--json", env=env)
+    assert proc.returncode == 0 and "has no chain model" not in proc.stderr, proc.stderr[-2000:]
+    assert json.loads(proc.stdout)["answer_detail"]["entity"] == "Jane Holt", proc.stdout[:2000]
+    print(f"tune on the adopted graph: {seconds:.0f} s")
