@@ -23,6 +23,7 @@ from typing import Any
 
 from pathrag_gds.config import Settings
 from pathrag_gds.graph import Graph
+from pathrag_gds.ontology import type_labels
 from pathrag_gds.paths import Edge, EntityRecord
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.protocols import Child, Expansion, Frontier
@@ -32,6 +33,8 @@ from pathrag_gds.search.schema import parse_step, step_token
 def entity_record(settings: Settings, eid: str, labels: Iterable[str], props: dict[str, Any]) -> EntityRecord:
     """An :class:`EntityRecord` from a row's labels and properties (id, name, description taken out).
 
+    An adopted entity's type labels are read without their prefix (:func:`~pathrag_gds.ontology.type_labels`).
+
     Example:
         >>> entity_record(Settings(), "b", ["Cat"], {"id": "b", "name": "Bob", "age": 3}).attributes
         {'age': 3}
@@ -40,7 +43,9 @@ def entity_record(settings: Settings, eid: str, labels: Iterable[str], props: di
     props.pop(settings.id_property, None)
     name = str(props.pop(settings.name_property, eid))
     description = str(props.pop(settings.description_property, "") or "")
-    return EntityRecord(id=eid, labels=tuple(labels), name=name, description=description, attributes=props)
+    return EntityRecord(
+        id=eid, labels=type_labels(labels), name=name, description=description, attributes=props
+    )
 
 
 class Neo4jExpander:

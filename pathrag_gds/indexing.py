@@ -24,6 +24,7 @@ import numpy as np
 
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
+from pathrag_gds.ontology import type_labels
 from pathrag_gds.paths import EntityRecord
 from pathrag_gds.progress import bar as progress_bar
 from pathrag_gds.progress import set_share
@@ -88,7 +89,7 @@ def record_from_row(row: dict[str, Any], settings_names: dict[str, str]) -> Enti
     description = props.pop(settings_names["description"], None)
     return EntityRecord(
         id=str(row["id"]),
-        labels=tuple(row.get("labels") or ()),
+        labels=type_labels(row.get("labels") or ()),
         name=str(name) if name is not None else str(row["id"]),
         description=str(description) if description else "",
         attributes=props,

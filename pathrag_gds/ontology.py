@@ -42,6 +42,34 @@ class RelationType:
     target_labels: tuple[str, ...] = ()
 
 
+#: The prefix of the type labels on `adopt`'s entities: the copy of a user's `(:Person)` is
+#: `(:Entity:Adopted__Person)`, so that the user's own `MATCH (p:Person)` never finds it. Whatever
+#: reads labels as types reads them without it (:func:`type_labels`); ontologies name plain types.
+ADOPTED_TYPE_PREFIX = "Adopted__"
+
+
+def adopted_type_label(label: str) -> str:
+    """The label an adopted entity carries for the user's type `label`.
+
+    Example:
+        >>> adopted_type_label("Person")
+        'Adopted__Person'
+    """
+    return ADOPTED_TYPE_PREFIX + label
+
+
+def type_labels(labels: Iterable[str]) -> tuple[str, ...]:
+    """Type labels as the ontology names them: an adopted entity's without the prefix; each once, in order.
+
+    Example:
+        >>> type_labels(["Adopted__Person", "Movie", "Person"])
+        ('Person', 'Movie')
+    """
+    n = len(ADOPTED_TYPE_PREFIX)
+    plain = (label[n:] if label.startswith(ADOPTED_TYPE_PREFIX) else label for label in labels)
+    return tuple(dict.fromkeys(plain))
+
+
 def default_phrase(rel_type: str) -> str:
     """A readable phrase from a relationship type name: `LOCATED_IN` -> `located in`."""
     return rel_type.replace("_", " ").strip().lower()

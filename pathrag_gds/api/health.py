@@ -23,6 +23,7 @@ from pathrag_gds.api.errors import error_body
 from pathrag_gds.api.state import ApiState, load_models
 from pathrag_gds.catalog import community_state
 from pathrag_gds.errors import ModelError
+from pathrag_gds.ontology import type_labels
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +196,7 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
         out["graph"].update(
             entities=sum(int(c.get("size") or 0) for c in mine.values()),
             relationships=None,
-            labels=len(held["labels"]),
+            labels=len(type_labels(held["labels"])),
             relationship_types=len(held["types"]),
         )
         del out["searches"], out["sessions"]

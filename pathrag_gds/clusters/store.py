@@ -19,6 +19,7 @@ import numpy as np
 
 from pathrag_gds.clusters.summary import Facts, Member, Summary
 from pathrag_gds.graph import Graph
+from pathrag_gds.ontology import type_labels
 from pathrag_gds.progress import bar
 
 #: MEMBER_OF edges written per transaction (clusters are batched until they reach it).
@@ -36,7 +37,8 @@ def read_facts(graph: Graph, community: str, relations: Sequence[str]) -> Facts:
         "cluster_facts", community=community, rels=list(relations), entity_label=s.entity_label
     ):
         eid = str(r["id"])
-        entities[eid] = Member(eid, str(r["name"] if r["name"] is not None else eid), tuple(r["labels"]))
+        name = str(r["name"] if r["name"] is not None else eid)
+        entities[eid] = Member(eid, name, type_labels(r["labels"]))
         edges.extend((eid, str(rel), str(tgt)) for rel, tgt in r["out"])
     chunks: list[tuple[str, Sequence[str]]] = []
     if s.chunk_label in graph.schema()["labels"]:

@@ -7,7 +7,11 @@ Your nodes, labels, properties and relationships stay as they are; what adopt ad
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathrag_gds.adopt import AdoptPlan
+    from pathrag_gds.graph import Graph
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +40,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a LightRAG workspace (its label, e.g. base): entity_id names and keys the nodes, the "
         "DIRECTED edges become RELATED_TO with their keywords and description as text",
     )
+    p.add_argument(
+        "--thalabus",
+        default=None,
+        metavar="COMMUNITY",
+        help="a Thalabus community's id: adopt the entities it AGGREGATES, their *_consolidated values "
+        "(name, description, attributes), the ontology the graph stores for it and the chunks that "
+        "mention them (MENTIONED_IN, or --chunk-rel); --community must be another id",
+    )
     p.add_argument("--key", default=None, help="a property that identifies a node (default: its element id)")
     p.add_argument("--name-property", default=None, help="the property holding a node's name (default: name)")
     p.add_argument(
@@ -46,8 +58,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--chunk-rel",
         default=None,
-        help="the relationship type from a node to its chunks (neo4j-graphrag: FROM_CHUNK): they become "
-        "the paths' sources, their text not copied",
+        help="the relationship type between a node and its chunks, either way (neo4j-graphrag: FROM_CHUNK; "
+        "--thalabus: MENTIONED_IN): they become the paths' sources, their text not copied",
     )
     p.add_argument("--dry-run", action="store_true", help="list what adopt would add, write nothing")
     p.add_argument("--remove", action="store_true", help="delete everything adopt added for this community")
@@ -60,7 +72,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `adopt`."""
-    from pathrag_gds.adopt import LIGHTRAG_RENAME, LIGHTRAG_SKIP, adopt, plan_adoption, remove_adoption
+    from pathrag_gds.adopt import adopt, remove_adoption
     from pathrag_gds.config import get_settings
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.graph import Graph
@@ -68,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     settings = get_settings()
     with Graph.connect(settings) as graph:
         if args.remove:
-            if args.label or args.with_label or args.lightrag or args.dry_run:
+            if args.label or args.with_label or args.lightrag or args.thalabus or args.dry_run:
                 raise InvalidInput("--remove takes only --community: adopt --community ID --remove")
             deleted = remove_adoption(graph, args.community)
             print(
@@ -76,29 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 "relationships and ontology; your nodes are as before"
             )
             return 0
-        preset: dict[str, Any] = {}
-        if args.lightrag:
-            if args.label:
-                raise InvalidInput(
-                    "--lightrag names the nodes itself: drop --label (narrow with --with-label)"
-                )
-            args.label, args.with_label = [args.lightrag], [args.lightrag, *args.with_label]
-            args.key = args.key or "entity_id"
-            args.name_property = args.name_property or "entity_id"
-            preset = {"rename_types": LIGHTRAG_RENAME, "skip_properties": LIGHTRAG_SKIP}
-        if not args.label:
-            raise InvalidInput("name the nodes to adopt: adopt --community ID --label LABEL")
-        plan = plan_adoption(
-            graph,
-            args.community,
-            args.label,
-            with_labels=args.with_label,
-            key=args.key,
-            name_property=args.name_property,
-            description_property=args.description_property,
-            chunk_rel=args.chunk_rel,
-            **preset,
-        )
+        plan = _plan(graph, args)
         for line in plan.lines():
             print(line)
         if args.dry_run:
@@ -119,3 +109,41 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"next: python -m pathrag_gds index --community {args.community}")
     return 0
+
+
+def _plan(graph: Graph, args: argparse.Namespace) -> AdoptPlan:
+    """The plan the options ask for: a Thalabus community, a LightRAG workspace, or labels."""
+    from pathrag_gds.adopt import LIGHTRAG_RENAME, LIGHTRAG_SKIP, plan_adoption, plan_thalabus
+    from pathrag_gds.errors import InvalidInput
+
+    if args.thalabus:
+        names = ("label", "with_label", "lightrag", "key", "name_property", "description_property")
+        given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
+        if given:
+            raise InvalidInput(
+                f"--thalabus reads its entities, names and descriptions itself: drop {' '.join(given)}"
+            )
+        return plan_thalabus(graph, args.community, args.thalabus, chunk_rel=args.chunk_rel)
+    preset: dict[str, Any] = {}
+    if args.lightrag:
+        if args.label:
+            raise InvalidInput("--lightrag names the nodes itself: drop --label (narrow with --with-label)")
+        args.label, args.with_label = [args.lightrag], [args.lightrag, *args.with_label]
+        args.key = args.key or "entity_id"
+        args.name_property = args.name_property or "entity_id"
+        preset = {"rename_types": LIGHTRAG_RENAME, "skip_properties": LIGHTRAG_SKIP}
+    if not args.label:
+        raise InvalidInput(
+            "name the nodes to adopt: adopt --community ID --label LABEL (or --lightrag / --thalabus)"
+        )
+    return plan_adoption(
+        graph,
+        args.community,
+        args.label,
+        with_labels=args.with_label,
+        key=args.key,
+        name_property=args.name_property,
+        description_property=args.description_property,
+        chunk_rel=args.chunk_rel,
+        **preset,
+    )

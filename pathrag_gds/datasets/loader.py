@@ -53,7 +53,7 @@ from pathrag_gds.errors import InvalidInput, LoadConflict, LoadInterrupted, Path
 from pathrag_gds.graph import Graph, Neo4jError
 from pathrag_gds.indexing import IndexReport, TextEncoder
 from pathrag_gds.load_versions import dataset_digest, interrupted_message
-from pathrag_gds.ontology import Ontology
+from pathrag_gds.ontology import Ontology, type_labels
 from pathrag_gds.progress import bar as progress_bar
 
 #: Moved to `rows`, `checks`, `load_report` and `prepare`; still importable from here.
@@ -362,9 +362,21 @@ class GraphLoader:
 
 
 def community_counts(graph: Graph, community_id: str) -> dict[str, Any] | None:
-    """What a community holds (entities, embedded, labels, relationships by type, chunks), or None."""
+    """What a community holds (entities, embedded, labels, relationships by type, chunks), or None.
+
+    `labels` counts entities by type label, an adopted entity's read without its prefix
+    (:func:`~pathrag_gds.ontology.type_labels`).
+    """
     rows = graph.read("community_counts", community_id=community_id, entity_label=graph.settings.entity_label)
-    return rows[0] if rows else None
+    if not rows:
+        return None
+    counts = dict(rows[0])
+    labels: dict[str, int] = {}
+    for label, n in (counts.get("labels") or {}).items():
+        (plain,) = type_labels([label])
+        labels[plain] = labels.get(plain, 0) + int(n)
+    counts["labels"] = labels
+    return counts
 
 
 def delete_community(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pathrag_gds.errors import InvalidInput, SchemaError
 from pathrag_gds.graph import Graph
 from pathrag_gds.modes import ModeRequest
+from pathrag_gds.ontology import type_labels
 from pathrag_gds.provenance import parse_as_of
 from pathrag_gds.results import ClusterEntity, ClusterResult, PathRagResult, PathResult
 from pathrag_gds.search.context import QueryContext, RoundTripCounter
@@ -82,7 +83,8 @@ def search_clusters(service: PathRag, ctx: QueryContext, top: int) -> list[Clust
         entity_label=s.entity_label,
     )
     return [
-        _cluster(r, [ClusterEntity(id=e["id"], name=e["name"] or e["id"], labels=e["labels"],
+        _cluster(r, [ClusterEntity(id=e["id"], name=e["name"] or e["id"],
+                                   labels=list(type_labels(e["labels"])),
                                    centrality=round(float(e["centrality"] or 0.0), 6)) for e in r["top"]])
         for r in rows
     ]  # fmt: skip

@@ -88,7 +88,7 @@ def _dump(graph: Graph, tag: str) -> dict[str, Any]:
 @pytest.fixture()
 def kg(graph: Graph, settings: Settings) -> Iterator[str]:
     """A KG builder's graph (entities, a chunk, FROM_CHUNK) written by Neo4jWriter; its tag label."""
-    tag = f"Adopt57_{uuid.uuid4().hex[:10]}"
+    tag = f"adopttest_kg_{uuid.uuid4().hex[:10]}"
     prefix = tag + ":"
     nodes = [Neo4jNode(id=prefix + i, label=label, properties=props) for i, label, props in NODES]
     nodes.append(
@@ -199,7 +199,7 @@ def _paths(result: Any) -> list[str]:
 
 
 def test_adopt_and_remove_refuse_a_loaded_community(graph: Graph, capsys: pytest.CaptureFixture[str]) -> None:
-    community = f"Loaded57_{uuid.uuid4().hex[:10]}"
+    community = f"adopttest_loaded_{uuid.uuid4().hex[:10]}"
     dataset = Dataset(
         ontology=Ontology(f"{community}_o"),
         community_id=community,
@@ -217,14 +217,14 @@ def test_adopt_and_remove_refuse_a_loaded_community(graph: Graph, capsys: pytest
 
 
 def test_adopt_says_what_to_do_with_an_unknown_label(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["adopt", "--community", "x57", "--label", "NoSuchLabel57"]) == 2
+    assert main(["adopt", "--community", "adopttest_x", "--label", "NoSuchLabel57"]) == 2
     assert "no node has label(s) ['NoSuchLabel57']: check the spelling" in capsys.readouterr().err
 
 
 @pytest.fixture()
 def plain(graph: Graph) -> Iterator[str]:
     """A plain labelled graph (Person, Movie; films named by `title`) under a unique tag label."""
-    tag = f"Plain57_{uuid.uuid4().hex[:10]}"
+    tag = f"adopttest_plain_{uuid.uuid4().hex[:10]}"
     with graph.session() as s:
         s.run(
             f"CREATE (a:Person:`{tag}` {{name: 'Ingrid Vale', born: 1961}}),"
@@ -264,7 +264,8 @@ def test_a_plain_labelled_graph_is_adopted_by_its_labels_and_removed_whole(
         entity_label=settings.entity_label,
     )
     movie = next(r for r in rows if r["props"]["name"] == "The Salt Road")
-    assert movie["labels"] == ["Movie"] and movie["props"]["released"] == 1999 and "vec" not in movie["props"]
+    assert movie["labels"] == ["Adopted__Movie"]  # not the user's Movie label: their MATCH misses it
+    assert movie["props"]["released"] == 1999 and "vec" not in movie["props"]
     assert _dump(graph, plain)["nodes"] == before["nodes"]
 
     svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
@@ -336,7 +337,7 @@ LIGHTRAG_EDGES = [
 @pytest.fixture()
 def lightrag(graph: Graph) -> Iterator[str]:
     """A LightRAG workspace (its label) written with LightRAG's own Cypher."""
-    ws = f"LightRAG57_{uuid.uuid4().hex[:10]}"
+    ws = f"adopttest_lightrag_{uuid.uuid4().hex[:10]}"
     with graph.session() as s:
         for name, entity_type, desc in LIGHTRAG_NODES:
             props = {"entity_id": name, "entity_type": entity_type, "description": desc}
@@ -363,9 +364,11 @@ def test_a_lightrag_workspace_is_adopted_with_its_edge_text_and_removed_whole(
 ) -> None:
     community, before = lightrag, _dump(graph, lightrag)
     code, out = _cli("adopt", "--community", community, "--lightrag", lightrag, "--index")
-    assert code == 0 and "(geo 1, organization 1, person 2)" in out and "with label(s) LightRAG57_" in out, (
-        out
-    )
+    assert (
+        code == 0
+        and "(geo 1, organization 1, person 2)" in out
+        and "with label(s) adopttest_lightrag_" in out
+    ), out
     assert (
         "RELATED_TO: person/organization -> organization/geo, reads 'is related to' / 'is related to'" in out
     ), out
@@ -389,3 +392,56 @@ def test_a_lightrag_workspace_is_adopted_with_its_edge_text_and_removed_whole(
     assert r.status_code == 200 and r.json()["answer"].startswith("Bruno Keller"), r.text
     assert _cli("adopt", "--community", community, "--remove")[0] == 0
     assert _dump(graph, lightrag) == before
+
+
+def test_a_match_on_the_users_own_labels_counts_the_same_with_the_graph_adopted(
+    graph: Graph, settings: Settings
+) -> None:
+    """The copies carry `Adopted__<label>`, not the user's labels; an older adoption's plain ones go."""
+    tag, run = f"adopttest_count_{uuid.uuid4().hex[:10]}", uuid.uuid4().hex[:8]
+    lamp, room = f"Lamp_{run}", f"Room_{run}"  # type labels no one else has: the counts are exact
+    with graph.session() as s:
+        s.run(
+            f"CREATE (a:`{lamp}`:`{tag}` {{name: 'Brass lamp'}}),"
+            f" (b:`{lamp}`:`{tag}` {{name: 'Paper lamp'}}), (r:`{room}`:`{tag}` {{name: 'Study'}}),"
+            " (a)-[:STANDS_IN]->(r), (b)-[:STANDS_IN]->(r)"
+        ).consume()
+
+    def counts() -> tuple[int, int]:
+        with graph.session() as s:
+            return (
+                s.run(f"MATCH (n:`{lamp}`) RETURN count(n) AS n").single(strict=True)["n"],
+                s.run(f"MATCH (n:`{room}`) RETURN count(n) AS n").single(strict=True)["n"],
+            )
+
+    try:
+        before, dump = counts(), _dump(graph, tag)
+        assert before == (2, 1)
+        args = ("adopt", "--community", tag, "--label", lamp, "--label", room, "--with-label", tag)
+        code, out = _cli(*args, "--index")
+        assert code == 0 and f"({lamp} 2, {room} 1), each prefixed Adopted__" in out, out
+        assert counts() == before
+        with graph.session() as s:  # the copies are there, under their own labels
+            copies = s.run(f"MATCH (n:`Adopted__{lamp}`) RETURN count(n) AS n").single(strict=True)["n"]
+        assert copies == 2
+        svc = PathRag(settings, graph=graph, scorer=get_scorer(settings))
+        result = svc.pathrag("Where does the brass lamp stand?", community_id=tag)
+        assert _answer(result) == "Study", _paths(result)
+        assert result.best is not None and result.best.answer_candidates[0].labels == [room]  # no prefix
+
+        with graph.session() as s:  # an adoption written before the prefix: copies with the plain label
+            s.run(
+                f"MATCH (:Community {{id: $c}})-[:AGGREGATES]->(e:Entity:`Adopted__{lamp}`) SET e:`{lamp}`",
+                c=tag,
+            ).consume()
+        assert counts() == (4, 1)
+        code, out = _cli(*args)  # adopting again takes them off
+        assert code == 0 and counts() == before, out
+
+        assert _cli("adopt", "--community", tag, "--remove")[0] == 0
+        assert counts() == before and _dump(graph, tag) == dump
+    finally:
+        if graph.read("adopt_state", community_id=tag):
+            _cli("adopt", "--community", tag, "--remove")
+        with graph.session() as s:
+            s.run(f"MATCH (n:`{tag}`) DETACH DELETE n").consume()

@@ -6,8 +6,10 @@ from collections import Counter
 
 import pytest
 
-from pathrag_gds.adopt import _attributes, _name, _value
-from pathrag_gds.adopt_ontology import RelationStats, TypeStats, derive_phrases, infer_ontology
+from pathrag_gds.adopt.ontology import RelationStats, TypeStats, derive_phrases, infer_ontology
+from pathrag_gds.adopt.values import attributes as _attributes
+from pathrag_gds.adopt.values import node_name as _name
+from pathrag_gds.adopt.values import property_value as _value
 
 
 @pytest.mark.parametrize(
@@ -58,3 +60,62 @@ def test_property_values_keep_scalars_and_drop_vectors_maps_and_builder_internal
 def test_text_the_loaders_would_refuse_is_cleaned_not_refused() -> None:
     assert _name({"name": "Lumen\nLabs\x00"}, "name", "k") == "Lumen Labs"
     assert _value("two\nlines\x07") == "two\nlines"
+
+
+def test_a_thalabus_node_is_read_from_its_consolidated_values_and_its_copy_gets_prefixed_labels() -> None:
+    from pathrag_gds.adopt.reader import NodeReader
+
+    reader = NodeReader(
+        "paths", not_types={"Entity"}, key="id", name_property="name", description_property="description",
+        skip={"id", "embedding"}, suffix="_consolidated", relation_types=frozenset({"owns"}),
+    )  # fmt: skip
+    reader.node({"element_id": "4:x:1", "labels": ["Entity", "person"], "props": {
+        "id": "jane", "name": "jane_raw", "name_consolidated": "Jane Holt",
+        "description_consolidated": "A teacher.", "role_consolidated": "owner", "updated_at": 1,
+    }})  # fmt: skip
+    reader.node(
+        {"element_id": "4:x:2", "labels": ["Entity", "animal"], "props": {"id": "bob", "name": "Bob"}}
+    )
+    jane, bob = reader.entities
+    assert (jane.id, jane.name, jane.description) == ("paths:jane", "Jane Holt", "A teacher.")
+    assert jane.attributes == {"role": "owner"}  # no updated_at, no raw name
+    assert jane.labels == ("Adopted__person",) and reader.labels["4:x:1"] == ("person",)
+    assert (bob.name, bob.attributes) == ("Bob", {})  # no name_consolidated: the plain name
+    for rel_type, props in (("owns", {"since_consolidated": "2019", "score": 1}), ("SIMILAR_TO", {})):
+        reader.relationship({"source": "4:x:1", "type": rel_type, "target": "4:x:2", "props": props}, set())
+    assert [(r.type, r.attributes) for r in reader.rels] == [("owns", {"since": "2019"})]
+    assert reader.undeclared == {"SIMILAR_TO": 1}
+
+
+def test_the_graphs_declared_ontology_gives_descriptions_ends_and_phrases_where_it_has_them() -> None:
+    from pathrag_gds.adopt.thalabus import Declared, with_declared
+    from pathrag_gds.ontology import EntityType, Ontology, RelationType
+
+    inferred = Ontology(
+        "adopted:x",
+        (EntityType("place", "place: 2 node(s)"),),
+        (
+            RelationType("lives_in", "lives in", "", "inferred", ("person",), ("place",)),
+            RelationType("involve", "involve", "", "inferred", ("event",), ("animal",)),
+        ),
+    )
+    declared = Declared(
+        ("o",),
+        {"person": "A person."},
+        {"involve": {"description": "Who an event involves.", "source": ["event"],
+                     "target": ["animal", "person"], "phrase": "involves",
+                     "inverse_phrase": "is involved in"}},
+    )  # fmt: skip
+    onto = with_declared(inferred, declared)
+    assert [(e.label, e.description) for e in onto.entity_types] == [
+        ("person", "A person."),
+        ("place", "place: 2 node(s)"),
+    ]
+    lives, involve = onto.relation_types
+    assert (lives.phrase, lives.description, lives.target_labels) == ("lives in", "inferred", ("place",))
+    assert (involve.phrase, involve.inverse_phrase, involve.description) == (
+        "involves",
+        "is involved in",
+        "Who an event involves.",
+    )
+    assert involve.target_labels == ("animal", "person")

@@ -1,0 +1,200 @@
+"""Adopt a Thalabus graph: a community's entities, their `*_consolidated` values, the stored ontology.
+
+The chunks that mention the entities become the paths' sources. Thalabus, the service whose graph
+pathrag_gds's seed was written for, keeps (the shape `adopt --thalabus` reads; docs/graph-model.md,
+"A Thalabus graph")::
+
+    (:Community {id})-[:AGGREGATES]->(:Entity:<type> {id, name_consolidated,
+                                      description_consolidated, <attr>_consolidated, embedding})
+    (:Entity)-[:<relation> {<attr>_consolidated}]->(:Entity)
+    (:Community)-[:BASED_ON]->(:Ontology {id})-[:CONTAINS]->(:EntityOntology {label,
+                                                               entity_description})
+    (:Ontology)-[:CONTAINS]->(:RelationshipOntology {label, entity_description,
+                                                     entity_source_labels, entity_target_labels})
+    (:Entity)-[:MENTIONED_IN]->(:Chunk {text})
+
+The ontology is found through any relationship from the community (or its `ontology_id`), and its
+types through any relationship to the ontology (or their `ontology_id`). The graph's relation types
+are the whitelist, as in Thalabus: a relationship of another type (a structural `CONTAINS`) is not
+mirrored. Phrases come from the type names (:func:`~pathrag_gds.adopt.ontology.derive_phrases`)
+unless the graph stores them.
+
+Example:
+    >>> onto = Ontology("adopted:x", (EntityType("animal", "animal: 1 node(s)"),),
+    ...                 (RelationType("owns", "owns", "", "", ("person",), ("animal",)),))
+    >>> declared = Declared(("FictionalStories",), {"animal": "A pet."},
+    ...                     {"owns": {"description": "Who keeps which pet."}})
+    >>> merged = with_declared(onto, declared)
+    >>> merged.entity_types[0].description, merged.relation_types[0].description
+    ('A pet.', 'Who keeps which pet.')
+    >>> plan = plan_thalabus(graph, "bob_paths", "DefaultCommunity_FictionalStories")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pathrag_gds.adopt.ontology import derive_phrases, infer_ontology
+from pathrag_gds.adopt.plan import AdoptPlan, check_adoptable, own_labels, read_chunks, read_relationships
+from pathrag_gds.adopt.reader import NodeReader
+from pathrag_gds.adopt.values import clean
+from pathrag_gds.datasets.rows import Dataset
+from pathrag_gds.errors import InvalidInput
+from pathrag_gds.graph import Graph, quote_identifier
+from pathrag_gds.ontology import EntityType, Ontology, RelationType
+
+#: The names Thalabus writes (not pathrag_gds's settings, whose defaults happen to be the same).
+COMMUNITY_LABEL = "Community"
+AGGREGATES = "AGGREGATES"
+#: The suffix of the properties Thalabus holds as an entity's canonical values.
+CONSOLIDATED = "_consolidated"
+#: Labels that are not entity types in a Thalabus graph.
+RESERVED_LABELS = frozenset({"Entity", "Ontology", "EntityOntology", "RelationshipOntology", "Community"})
+#: The relationship between an entity and the chunks that mention it (`--chunk-rel` overrides it).
+CHUNK_REL = "MENTIONED_IN"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a graph's own ontology says of its types."""
+
+    #: the ontology nodes read
+    ids: tuple[str, ...]
+    #: label -> description
+    entity_types: dict[str, str] = field(default_factory=dict)
+    #: type -> {description, source: [labels], target: [labels], phrase, inverse_phrase} (all optional)
+    relation_types: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def read_declared(graph: Graph, source: str) -> Declared | None:
+    """The ontology stored for the Thalabus community `source`, or None when it names none."""
+    rows = graph.read("adopt_thalabus_ontology", extra={"source_label": COMMUNITY_LABEL}, source=source)
+    if not rows:
+        return None
+    entity_types: dict[str, str] = {}
+    relation_types: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        for et in row["entity_types"]:
+            if et.get("label"):
+                desc = et.get("entity_description") or et.get("description") or ""
+                entity_types[str(et["label"])] = clean(str(desc))
+        for rt in row["relation_types"]:
+            name = rt.get("label") or rt.get("type")
+            if name:
+                relation_types[str(name)] = {
+                    "description": clean(str(rt.get("entity_description") or rt.get("description") or "")),
+                    "source": [str(x) for x in rt.get("entity_source_labels") or []],
+                    "target": [str(x) for x in rt.get("entity_target_labels") or []],
+                    "phrase": rt.get("phrase"),
+                    "inverse_phrase": rt.get("inverse_phrase"),
+                }
+    return Declared(tuple(str(r["id"]) for r in rows), entity_types, relation_types)
+
+
+def with_declared(inferred: Ontology, declared: Declared) -> Ontology:
+    """The inferred ontology, with the descriptions, relation ends and phrases the graph declares.
+
+    Entity types: the observed ones and the declared ones. Relation types: the observed ones only
+    (the ones mirrored), their ends as declared where declared, else as observed.
+    """
+    observed = {et.label: et.description for et in inferred.entity_types}
+    labels = sorted({*observed, *declared.entity_types})
+    entity_types = tuple(
+        EntityType(label, declared.entity_types.get(label) or observed.get(label, "")) for label in labels
+    )
+    relation_types = []
+    for rt in inferred.relation_types:
+        d: Mapping[str, Any] = declared.relation_types.get(rt.type, {})
+        phrase, inverse = derive_phrases(rt.type)
+        relation_types.append(
+            RelationType(
+                type=rt.type,
+                phrase=d.get("phrase") or phrase,
+                inverse_phrase=d["inverse_phrase"] if d.get("inverse_phrase") is not None else inverse,
+                description=d.get("description") or rt.description,
+                source_labels=tuple(d.get("source") or rt.source_labels),
+                target_labels=tuple(d.get("target") or rt.target_labels),
+            )
+        )
+    return Ontology(inferred.id, entity_types, tuple(relation_types))
+
+
+def plan_thalabus(graph: Graph, community_id: str, source: str, *, chunk_rel: str | None = None) -> AdoptPlan:
+    """Read the entities the Thalabus community `source` aggregates, and their ontology; write nothing.
+
+    Args:
+        graph: the connection.
+        community_id: the community to create (not `source`: that one is the user's).
+        source: the id of the Thalabus `(:Community)`.
+        chunk_rel: the relationship type between an entity and its chunks (default
+            `MENTIONED_IN`, when the graph has it).
+
+    Raises:
+        InvalidInput: `community_id` is `source` or a loaded community, no such Thalabus community
+            (or it aggregates nothing but pathrag_gds's copies), or a `chunk_rel` the graph lacks.
+    """
+    s = graph.settings
+    if community_id == source:
+        raise InvalidInput(
+            f"--community {community_id!r} is the Thalabus community itself: adopt it under an id of "
+            f"its own, e.g. --community {source}_paths"
+        )
+    check_adoptable(graph, community_id)
+    types = graph.schema()["types"]
+    if chunk_rel is not None:
+        quote_identifier(chunk_rel)
+        if chunk_rel not in types:
+            raise InvalidInput(
+                f"no relationship has type {chunk_rel!r}: check --chunk-rel (types are case-sensitive)"
+            )
+    chunk_rel = chunk_rel or (CHUNK_REL if CHUNK_REL in types else None)
+    declared = read_declared(graph, source)
+    reader = NodeReader(
+        community_id,
+        not_types=set(RESERVED_LABELS) | own_labels(s),
+        key="id",
+        name_property="name",
+        description_property="description",
+        skip={"id", "embedding", s.embedding_property},
+        suffix=CONSOLIDATED,
+        relation_types=frozenset(declared.relation_types) if declared and declared.relation_types else None,
+    )
+    rows = graph.read(
+        "adopt_thalabus_nodes",
+        extra={"source_label": COMMUNITY_LABEL, "source_rel": AGGREGATES},
+        source=source,
+        suffix=CONSOLIDATED,
+        plain=["id", "name", "description"],
+    )
+    for row in rows:
+        reader.node(row)
+    if not reader.ids:
+        raise InvalidInput(
+            f"no (:Community {{id: {source!r}}})-[:AGGREGATES]->() entities of yours in the graph: check "
+            "--thalabus (ids are case-sensitive; `python -m pathrag_gds info` lists the communities)"
+        )
+    read_relationships(graph, reader)
+    ontology = infer_ontology(f"adopted:{community_id}", reader.types, reader.relations)
+    if declared:
+        ontology = with_declared(ontology, declared)
+        note = f"descriptions and relation ends from your graph's ontology {', '.join(declared.ids)}"
+    else:
+        note = "no ontology of yours found for it: inferred from the graph"
+    links = [{"id": eid, "element_id": element_id} for element_id, eid in reader.ids.items()]
+    plan = AdoptPlan(
+        community_id,
+        (),
+        (),
+        ontology,
+        Dataset(ontology, community_id, reader.entities, reader.rels),
+        links,
+        reader.skipped,
+        chunk_rel,
+        source=source,
+        ontology_note=note,
+        undeclared_types=reader.undeclared,
+    )
+    read_chunks(graph, plan, reader.ids)
+    return plan
