@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "models",
     "load",
     "adopt",
+    "drop",
     "index",
     "communities",
     "info",
