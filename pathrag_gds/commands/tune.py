@@ -26,7 +26,7 @@ from typing import Any
 
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.training.pairs import PREFIX_LABEL
-from pathrag_gds.training.tune_options import BASE_SHARE
+from pathrag_gds.training.tune_options import BASE_SHARE, SYNONYM_SHARE
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -85,6 +85,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="chains, with --seeds N: keep the N models and score the mean of their cosines (the "
         "question encoded once per model) instead of averaging their weights into one; --minutes "
         "is split between them",
+    )
+    p.add_argument(
+        "--synonym-share",
+        type=float,
+        default=None,
+        help="chains: share of the generated questions' relation phrases said with a WordNet synonym "
+        f"(default {SYNONYM_SHARE}; needs WordNet's files: apt-get install wordnet-base, or "
+        "PATHRAG_WORDNET_DIR)",
     )
     p.add_argument(
         "--base-share",
@@ -287,6 +295,9 @@ def _run_chains(args: argparse.Namespace) -> int:
     base_share = args.base_share if args.base_share is not None else defaults.base_share
     if not 0.0 <= base_share < 1.0:
         raise InvalidInput(f"--base-share must be at least 0 and below 1, got {base_share}")
+    synonym_share = args.synonym_share if args.synonym_share is not None else defaults.synonym_share
+    if not 0.0 <= synonym_share <= 1.0:
+        raise InvalidInput(f"--synonym-share must be between 0 and 1, got {synonym_share}")
     if args.ensemble and base_share > 0:
         raise InvalidInput("--base-share averages weights: give it without --ensemble (or --base-share 0)")
     options = ChainTuneOptions(
@@ -299,6 +310,7 @@ def _run_chains(args: argparse.Namespace) -> int:
         seeds=seeds,
         soup=not args.ensemble,
         base_share=base_share,
+        synonym_share=synonym_share,
         steps=args.steps if args.steps is not None else defaults.steps,
         pool_depth=args.pool_depth or 0,
         out=args.out,

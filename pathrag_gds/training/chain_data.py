@@ -41,6 +41,7 @@ def generate_questions(
     from pathrag_gds.training.source import community_source
 
     ontology, source = community_source(svc, options.community, cap=options.hub_cap, seed=options.seed)
+    rewordings = relation_rewordings(ontology, svc.embedder) if options.synonym_share > 0 else {}
     gen = QuestionGenerator(
         source,
         ontology,
@@ -49,6 +50,8 @@ def generate_questions(
         entity_share=0.05,
         anchored_share=options.anchored_share,
         with_answers=False,
+        rewordings=rewordings,
+        reword_share=options.synonym_share,
     )
     questions: list[GeneratedQuestion] = []
     step = max(1, options.questions // 20)
@@ -61,6 +64,32 @@ def generate_questions(
             progress("questions", len(questions), options.questions, "")
     entities = source.entities(sorted({n for q in questions for n in q.path.node_ids}))
     return ontology, questions, entities
+
+
+def relation_rewordings(ontology: Ontology, embedder: Any) -> dict[str, list[str]]:
+    """Other ways to say each relation phrase: WordNet synonyms of the sense nearest its description.
+
+    Raises:
+        ModelError: WordNet's files are not found (the message says how to get them).
+    """
+    import numpy as np
+
+    from pathrag_gds.errors import ModelError
+    from pathrag_gds.training.synonyms import load_wordnet, synonym_table, wordnet_dir
+
+    folder = wordnet_dir()
+    if folder is None:
+        raise ModelError(
+            "--synonym-share needs WordNet's database files: `apt-get install wordnet-base` (Debian, "
+            "/usr/share/wordnet) or set PATHRAG_WORDNET_DIR to a folder holding index.verb and data.verb; "
+            "or tune with --synonym-share 0"
+        )
+    phrases: dict[str, str] = {}
+    for rel in ontology.relation_types:
+        for phrase in (rel.phrase, rel.inverse_phrase):
+            if phrase:
+                phrases.setdefault(phrase, rel.description or phrase)
+    return synonym_table(phrases, load_wordnet(folder), lambda texts: np.asarray(embedder.encode(texts)))
 
 
 def split_held_out(questions: Sequence[Any], seed: int) -> tuple[list[Any], list[Any]]:

@@ -32,7 +32,7 @@ from pathrag_gds.training.chain_data import (
     held_out_chains,
     split_held_out,
 )
-from pathrag_gds.training.tune_options import BASE_SHARE
+from pathrag_gds.training.tune_options import BASE_SHARE, SYNONYM_SHARE
 
 
 @dataclass
@@ -66,6 +66,9 @@ class ChainTuneOptions:
     #: Weight of the untrained encoder in the soup (`--base-share`; :mod:`.chain_soup`): keeps
     #: the language the base model knew that the generated phrasing does not hold. 0: the runs alone.
     base_share: float = BASE_SHARE
+    #: Share of the generated questions' relation phrases said with a WordNet synonym of the sense
+    #: nearest the relation's description (`--synonym-share`; :mod:`.synonyms`). 0: the ontology's.
+    synonym_share: float = SYNONYM_SHARE
     #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
     #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
     pool_depth: int = 0

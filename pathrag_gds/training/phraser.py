@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pathrag_gds.ontology import Ontology
@@ -63,6 +63,24 @@ class Phraser:
     compounds: Mapping[Chain, tuple[str, ...]] = field(default_factory=dict)
     #: Share of such hops said with the one word ("X's grandchildren") when the walk has them.
     compound_share: float = 0.8
+    #: Other ways to say a relation phrase (:func:`.synonyms.synonym_table`), and the share of the
+    #: phrases said so; drawn from `reword_rng`, so the walks and the rest of the wording stay as
+    #: they are without it.
+    rewordings: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    reword_share: float = 0.0
+    reword_rng: random.Random | None = None
+
+    def say(self, phrase: str) -> str:
+        """The relation phrase, or at `reword_share` one of its rewordings (`owns` -> `possesses`)."""
+        options = self.rewordings.get(phrase)
+        if not options or self.reword_rng is None or self.reword_rng.random() >= self.reword_share:
+            return phrase
+        return self.reword_rng.choice(list(options))
+
+    def phrases(self, edge: Edge) -> tuple[str, str]:
+        """(phrase, inverse phrase) of the edge's relation as this question says them."""
+        rel = self.ontology.relation(edge.type)
+        return self.say(rel.phrase), self.say(rel.inverse_phrase) if rel.inverse_phrase else ""
 
     def noun(self, entity: EntityRecord) -> str:
         """The entity's type noun, or half the time its kind (`village` for a Place) when it has one."""
@@ -86,8 +104,8 @@ class Phraser:
 
         `in` (far -> near stored): `far <phrase> near`, `near <inverse> far`; `out` the other way.
         """
-        rel = self.ontology.relation(edge.type)
-        forward, backward = Sentence.parse(rel.phrase), Sentence.parse(rel.inverse_phrase)
+        phrase, inverse = self.phrases(edge)
+        forward, backward = Sentence.parse(phrase), Sentence.parse(inverse)
         return (forward, backward) if edge.direction == "in" else (backward, forward)
 
     def idiomatic(self, edge: Edge, near: str, end: EntityRecord, noun: str) -> list[str]:
@@ -101,15 +119,15 @@ class Phraser:
 
     def subject_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the far node as subject about `other` (the near node): `owns Bob`."""
-        rel = self.ontology.relation(edge.type)
+        phrase, inverse = self.phrases(edge)
         if edge.direction == "in":  # the far node is the stored source
-            return f"{rel.phrase} {other}"
-        return f"{rel.inverse_phrase} {other}" if rel.inverse_phrase else None
+            return f"{phrase} {other}"
+        return f"{inverse} {other}" if inverse else None
 
     def object_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the near node (`other`) as subject: `Jane owns`, `Tom Hanks starred in`."""
-        rel = self.ontology.relation(edge.type)
-        phrase = rel.phrase if edge.direction == "out" else rel.inverse_phrase
+        forward, inverse = self.phrases(edge)
+        phrase = forward if edge.direction == "out" else inverse
         return f"{other} {agree(phrase, other in self.plurals)}" if phrase else None
 
     def reduced_clause(self, edge: Edge, other: str) -> str | None:
@@ -118,8 +136,8 @@ class Phraser:
         Only for `is|was <participle> <prep>` phrases read from the far node (general English drops
         `that was`: "the movies directed by Al").
         """
-        rel = self.ontology.relation(edge.type)
-        phrase = rel.phrase if edge.direction == "in" else rel.inverse_phrase
+        forward, inverse = self.phrases(edge)
+        phrase = forward if edge.direction == "in" else inverse
         sentence = Sentence.parse(phrase) if phrase else None
         if sentence is None or not sentence.participle or not sentence.prep:
             return None

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pathrag_gds.ontology import Ontology
@@ -115,6 +115,10 @@ class QuestionGenerator:
         relational_nouns: say 2-3 hops with one English word where one names them ("X's
             grandchildren", :mod:`pathrag_gds.training.lexicon`) where the walk has such hops.
         compound_walk_share: share of 2+ hop walks made to start with such a chain.
+        rewordings: other ways to say the ontology's relation phrases (WordNet synonyms,
+            :func:`pathrag_gds.training.synonyms.synonym_table`).
+        reword_share: share of the phrases said with one of their rewordings; drawn from a
+            random stream of its own, so the walks are the same with or without it.
     """
 
     def __init__(
@@ -129,6 +133,8 @@ class QuestionGenerator:
         with_answers: bool = True,
         relational_nouns: bool = True,
         compound_walk_share: float = 0.3,
+        rewordings: Mapping[str, Sequence[str]] | None = None,
+        reword_share: float = 0.0,
     ) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
@@ -142,6 +148,9 @@ class QuestionGenerator:
         self.rng = random.Random(seed)
         self.compounds = compound_chains(ontology) if relational_nouns else {}
         self.compound_walk_share = compound_walk_share
+        self.rewordings = dict(rewordings or {})
+        self.reword_share = reword_share
+        self.reword_rng = random.Random(f"reword-{seed}")
         self._starts = source.start_ids()
         if not self._starts:
             raise ValueError("the graph has no entity with a neighbour to start a question from")
@@ -231,6 +240,9 @@ class QuestionGenerator:
                 place_labels(self.ontology, labels),
                 time_labels(self.ontology, labels),
                 compounds=self.compounds,
+                rewordings=self.rewordings,
+                reword_share=self.reword_share,
+                reword_rng=self.reword_rng,
             )
             events = event_labels(self.ontology, labels)
             anchored = (

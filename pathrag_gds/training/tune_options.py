@@ -11,6 +11,8 @@ from pathrag_gds.training.pairs import PREFIX_LABEL
 
 #: The chain scorer's default share of the untrained encoder in its soup (`tune --base-share`).
 BASE_SHARE = 0.0
+#: The default share of generated relation phrases said with a synonym (`tune --synonym-share`).
+SYNONYM_SHARE = 0.0
 
 
 @dataclass
