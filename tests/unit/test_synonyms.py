@@ -117,3 +117,17 @@ def test_the_phraser_says_a_share_of_phrases_another_way_from_its_own_random_str
     assert never.say("owns") == "owns" and always.say("owns") == "possesses"
     assert always.say("is owned by") == "is owned by"  # no rewording known
     assert rng.getstate() == state  # the walk's random stream is untouched
+
+
+def test_without_wordnet_files_the_tune_says_how_to_get_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from pathrag_gds.errors import ModelError
+    from pathrag_gds.ontology import Ontology
+    from pathrag_gds.training import synonyms
+    from pathrag_gds.training.chain_data import relation_rewordings
+
+    monkeypatch.setenv("PATHRAG_WORDNET_DIR", str(tmp_path / "missing"))
+    monkeypatch.setattr(synonyms, "WORDNET_DIRS", ())
+    with pytest.raises(ModelError, match="apt-get install wordnet-base"):
+        relation_rewordings(Ontology.from_mapping({"relationship_types": [{"type": "owns"}]}), None)
