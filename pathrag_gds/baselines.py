@@ -23,12 +23,9 @@ Example:
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
 
-import numpy as np
-
+from pathrag_gds.baseline_select import Row, choose, degrees_of, held_steps, neo4j_cosine, probe_tokens
 from pathrag_gds.config import Settings
 from pathrag_gds.expanders import entity_record
 from pathrag_gds.graph import Graph
@@ -42,23 +39,8 @@ VARLENGTH_PATHS_PER_SEED = 30
 VARLENGTH_MAX_HOPS = 3
 
 
-def _cosine(qvec: Sequence[float], vectors: list[Any]) -> list[float]:
-    """Cosine similarity of the question with each vector (0.0 for a missing one)."""
-    q = np.asarray(qvec, dtype=np.float32)
-    qn = float(np.linalg.norm(q)) or 1.0
-    out = []
-    for v in vectors:
-        if v is None:
-            out.append(0.0)
-            continue
-        a = np.asarray(v, dtype=np.float32)
-        an = float(np.linalg.norm(a)) or 1.0
-        out.append(float(a @ q) / (an * qn))
-    return out
-
-
 class PerNodeExpander:
-    """One round trip per distinct frontier node; the filters of `cypher/expand.cypher` in Python."""
+    """One round trip per distinct frontier node; `cypher/expand.cypher`'s filters in Python."""
 
     follows_plans = True
 
@@ -66,7 +48,7 @@ class PerNodeExpander:
         self.graph = graph
         self.settings = settings
 
-    def _neighbours(self, ctx: QueryContext, node: str) -> list[dict[str, Any]]:
+    def _neighbours(self, ctx: QueryContext, node: str, probe: list[dict[str, str]]) -> list[Row]:
         s = self.settings
         rows = self.graph.read(
             "baseline_node_neighbours",
@@ -74,44 +56,34 @@ class PerNodeExpander:
             id=node,
             community=s.walk_community(ctx.community),
             pinned=ctx.hidden,
+            probe=probe,
             entity_label=s.entity_label,
             embedding_key=s.embedding_property,
         )
-        for r, sim in zip(rows, _cosine(ctx.vector, [r["embedding"] for r in rows]), strict=True):
+        for r, sim in zip(rows, neo4j_cosine(ctx.vector, [r["embedding"] for r in rows]), strict=True):
             r["sim"] = sim
             r["direction"] = "out" if r["src"] == node else "in"
+            r["degrees"] = degrees_of(probe, r["degrees"])
         return rows
 
     def expand(self, ctx: QueryContext, frontier: Sequence[Frontier], relations: Sequence[str]) -> Expansion:
         """The children of the frontier paths (one round trip per distinct frontier node)."""
         s = self.settings
         allowed = set(relations)
-        neighbours: dict[str, list[dict[str, Any]]] = {}
+        probe = probe_tokens(frontier)
+        neighbours: dict[str, list[Row]] = {}
         for f in frontier:
             if f.path.end not in neighbours:
-                neighbours[f.path.end] = self._neighbours(ctx, f.path.end)
+                neighbours[f.path.end] = self._neighbours(ctx, f.path.end, probe)
         out = Expansion([])
         for f in frontier:
-            on_path = set(f.path.node_ids)
-            rows = [
-                r
-                for r in neighbours[f.path.end]
-                if r["type"] in allowed
-                and (f.steps is None or (r["type"], r["direction"]) in f.steps)
-                and not (s.no_revisit and r["id"] in on_path)
-            ]
-            by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
-            for r in sorted(rows, key=lambda r: -r["sim"]):
-                by_type[r["type"]].append(r)
-            capped = [r for group in by_type.values() for r in group[: s.cap_per_relation]]
-            capped.sort(key=lambda r: -r["sim"])
-            for r in capped[: s.expand_per_path]:
+            for r in choose(s, f, neighbours[f.path.end], allowed):
                 nid = r["id"]
                 if nid not in ctx.entities and nid not in out.entities:
                     out.entities[nid] = entity_record(s, nid, r["labels"], r["props"])
                 direction: Direction = r["direction"]
                 edge = Edge(r["type"], r["src"], r["tgt"], direction, dict(r["rel_props"] or {}))
-                out.children.append(Child(f.path.extend(edge, nid), f.index, r["sim"]))
+                out.children.append(Child(f.path.extend(edge, nid), f.index, r["sim"], held_steps(f, r)))
         return out
 
 
