@@ -33,6 +33,7 @@ import numpy as np
 
 from pathrag_gds.config import Settings
 from pathrag_gds.paths import edge_key
+from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.protocols import Frontier
 from pathrag_gds.search.schema import Step
 
@@ -69,6 +70,18 @@ def probe_tokens(frontier: Sequence[Frontier]) -> list[dict[str, str]]:
     for f in frontier:
         for v in (f.probe or {}).values():
             steps.update(v)
+    return [{"t": t, "d": d} for t, d in sorted(steps)]
+
+
+def plan_probe(ctx: QueryContext) -> list[dict[str, str]]:
+    """Every step of every chain the query's plans hold in reserve, as `{t: type, d: direction}`.
+
+    What a walk fetched at the first depth must know of each node to answer any later probe.
+    """
+    steps: set[Step] = set()
+    for plan in ctx.plans.values():
+        for chain in plan.reserve or plan.probs:
+            steps.update(chain)
     return [{"t": t, "d": d} for t, d in sorted(steps)]
 
 
