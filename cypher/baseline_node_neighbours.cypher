@@ -2,6 +2,8 @@
 // node, both directions, with the neighbour and its embedding. One round trip per frontier node and
 // depth; the caller filters in Python (whitelist, no-revisit, per-relation cap, pre-sort, limit).
 // $id: the frontier entity id; $community: only neighbours this community aggregates (null: any).
+// $probe: [{t: type, d: 'out'|'in'}]: the neighbour's degree along each (the chain plan's probe,
+// as next_steps in expand.cypher; the caller compares, not counting the relationship just walked).
 // Only what readers see, as in expand.cypher ($pinned and the loads that have not completed).
 CALL () {
   MATCH (p:{{community_label}})
@@ -27,4 +29,6 @@ RETURN type(r) AS type,
        n.{{id}} AS id,
        [l IN labels(n) WHERE l <> $entity_label] AS labels,
        apoc.map.removeKey(properties(n), $embedding_key) AS props,
-       n.{{embedding}} AS embedding
+       n.{{embedding}} AS embedding,
+       [x IN $probe | CASE WHEN x.d = 'out' THEN apoc.node.degree.out(n, x.t)
+                           ELSE apoc.node.degree.in(n, x.t) END] AS degrees

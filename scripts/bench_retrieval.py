@@ -2,12 +2,14 @@
 
 (a) pathrag_gds: server-side expansion, one round trip per depth (cypher/expand.cypher);
 (b) per-node: the spec's original Step 3, one call per frontier node per depth, filters in Python;
-(c) var-length: `MATCH p=(s)-[*1..k]-(m)` per seed, at most 30 paths a seed, every path scored.
+(c) var-length: `MATCH p=(s)-[*1..k]-(m)` per seed along its chain plan, the beam walked through it.
 
-Same questions (stratified by qtype, fixed seed), same seeds, scorer, serializer and parameters;
-the three run interleaved question by question so caches warm evenly. Then the hub measurement:
-per-depth candidates and expansion time with the per-relation cap on vs effectively off, on
-questions whose beam reaches genre/year/language hubs.
+All three walk the same chain plans from the same seeds with the same scorer, serializer and
+parameters (pathrag_gds/baselines.py), so their answers match and only the expansion's cost differs:
+the table reports, per system, how often its top paths are pathrag_gds's, and its time, round
+trips and database time against pathrag_gds's. The three run interleaved question by question so
+caches warm evenly. Then the hub measurement: per-depth candidates and expansion time with the
+per-relation cap on vs effectively off, on questions whose beam reaches genre/year/language hubs.
 
 Usage:
     .venv/bin/python scripts/bench_retrieval.py --sample 100 --seed 0 --link topic --max-depth 3 \
@@ -19,8 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -49,15 +53,27 @@ HUB_QTYPES = ("movie_to_genre", "movie_to_year", "movie_to_language")
 HUB_LABELS = {"Genre", "Year", "Language"}
 
 
-def fresh_scorer(settings: Any) -> Any:
-    """A new scorer instance (own text-embedding cache) of the configured kind."""
+def fresh_scorer(settings: Any, store: Path | None = None) -> Any:
+    """A new scorer instance (own text-embedding cache) of the configured kind.
+
+    `store`: its own on-disk sentence-vector store there (empty), instead of the shared one.
+    """
     from pathrag_gds.scoring import get_scorer, reset_scorers
 
     reset_scorers()
+    if store is not None:
+        settings = settings.model_copy(update={"vector_store_dir": str(store)})
     return get_scorer(settings)
 
 
 def ask(service: Any, q: MetaQAQuestion, community: str, link: str, params: dict[str, Any]) -> Judgement:
+    return ask_keys(service, q, community, link, params)[0]
+
+
+def ask_keys(
+    service: Any, q: MetaQAQuestion, community: str, link: str, params: dict[str, Any]
+) -> tuple[Judgement, list[tuple[str, float]]]:
+    """The judgement of one question, and its top paths (key, score rounded) to compare systems."""
     tid = topic_id(community, q.topic)
     kw = dict(params)
     if link == "topic":
@@ -65,7 +81,8 @@ def ask(service: Any, q: MetaQAQuestion, community: str, link: str, params: dict
     t0 = time.perf_counter()
     res = service.pathrag(q.question, community_id=community, **kw)
     ms = (time.perf_counter() - t0) * 1000.0
-    return judge(res, q, ms, skip_ids=[tid], skip_names=[q.topic])
+    top = [(p.key, round(p.score, 5)) for p in res.paths]
+    return judge(res, q, ms, skip_ids=[tid], skip_names=[q.topic]), top
 
 
 def group(rows: list[Judgement]) -> dict[str, float]:
@@ -154,17 +171,25 @@ def main() -> int:
     args = ap.parse_args()
 
     settings = get_settings()
-    base = PathRag(settings, scorer=fresh_scorer(settings))
+    # the same scorer model for all, but each system its OWN instance and its own empty on-disk
+    # sentence store: the scorer caches text embeddings across queries, and a shared cache or
+    # store would score the later systems' paths (the same paths) for free
+    stores = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
+    base = PathRag(settings, scorer=fresh_scorer(settings, stores / "pathrag_gds"))
     shared = {"graph": base.graph, "scorer": base.scorer, "embedder": base.embedder}
-    # the same scorer model for all, but each system its OWN instance: the scorer caches text
-    # embeddings across queries, and a shared cache would score the second system's paths for free
     systems: dict[str, PathRag] = {
         "pathrag_gds": base,
         "per-node": PerNodeRag(
-            settings, graph=base.graph, embedder=base.embedder, scorer=fresh_scorer(settings)
+            settings,
+            graph=base.graph,
+            embedder=base.embedder,
+            scorer=fresh_scorer(settings, stores / "per-node"),
         ),
         "var-length": VarLengthRag(
-            settings, graph=base.graph, embedder=base.embedder, scorer=fresh_scorer(settings)
+            settings,
+            graph=base.graph,
+            embedder=base.embedder,
+            scorer=fresh_scorer(settings, stores / "var-length"),
         ),
     }
     for s in systems.values():
@@ -178,33 +203,36 @@ def main() -> int:
         for q in questions[:3]:
             ask(s, q, args.community, args.link, params)
     results: dict[str, list[Judgement]] = {k: [] for k in systems}
+    same: dict[str, list[Judgement]] = {k: [] for k in systems}  # top paths = pathrag_gds's
+    load_before = os.getloadavg()
     t_all = time.perf_counter()
-    for q in tqdm(questions, desc="bench", unit="q", file=sys.stderr):
-        for name, s in systems.items():
-            results[name].append(ask(s, q, args.community, args.link, params))
+    names = list(systems)
+    for i, q in enumerate(tqdm(questions, desc="bench", unit="q", file=sys.stderr)):
+        tops = {}
+        # each system first on a third of the questions: what the process shares (the intent's
+        # text encoder) is paid by each in turn
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            j, tops[name] = ask_keys(systems[name], q, args.community, args.link, params)
+            results[name].append(j)
+        for name in systems:
+            if tops[name] == tops["pathrag_gds"]:
+                same[name].append(results[name][-1])
     wall = time.perf_counter() - t_all
+    shutil.rmtree(stores, ignore_errors=True)
+    load = (
+        f"load average {' / '.join(f'{x:.2f}' for x in load_before)} before the run, "
+        + " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        + " after (1 / 5 / 15 min)"
+    )
+    print(load, file=sys.stderr)
 
     table: dict[str, dict[str, dict[str, float]]] = {}
     for name, rows in results.items():
         table[name] = {str(h): group([r for r in rows if r.hop == h]) for h in args.hops}
         table[name]["all"] = group(rows)
-    ref = table["pathrag_gds"]
-    lines = []
-    hdr = (
-        "| system | hop | n | Hits@1 | Hits@5 | p50 ms | p95 ms | round trips | DB ms | scoring ms "
-        "| p50 vs pathrag_gds | round trips vs pathrag_gds |"
-    )
-    lines += [hdr, "|" + "---|" * 12]
-    for name in systems:
-        for h in [*map(str, args.hops), "all"]:
-            g = table[name][h]
-            r = ref[h]
-            lines.append(
-                f"| {name} | {h} | {g['n']} | {g['hits1']:.3f} | {g['hits5']:.3f} | {g['p50']:.0f} | "
-                f"{g['p95']:.0f} | {g['rt']:.2f} | {g['db']:.0f} | {g['score']:.0f} | "
-                f"{g['p50'] / r['p50'] if r['p50'] else 0:.2f}x | "
-                f"{g['rt'] / r['rt'] if r['rt'] else 0:.2f}x |"
-            )
+        for h in table[name]:
+            table[name][h]["same"] = sum(1 for r in same[name] if h == "all" or str(r.hop) == h)
+    lines = ratio_table(table, list(systems), [*map(str, args.hops), "all"])
     print("\n".join(lines))
 
     hub_lines: list[str] = []
@@ -233,10 +261,37 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps({"table": table, "hubs": hub_rows}, indent=2), encoding="utf-8")
     if args.write:
-        section = render_section(args, table, lines, hub_lines, cmd.replace("PATHRAG_HOME=... ", ""), wall)
+        section = render_section(
+            args, table, lines, hub_lines, cmd.replace("PATHRAG_HOME=... ", ""), wall, load
+        )
         write_section(args.write, section)
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
+
+
+def ratio_table(
+    table: dict[str, dict[str, dict[str, float]]], systems: list[str], hops: list[str]
+) -> list[str]:
+    """The markdown table: each system's numbers and its ratios to pathrag_gds's, hop by hop."""
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}x" if b else "-"
+
+    ref = table["pathrag_gds"]
+    lines = [
+        "| system | hop | n | same top paths | Hits@1 | Hits@5 | p50 ms | p95 ms | round trips | DB ms "
+        "| scoring ms | p50 vs pathrag_gds | round trips vs pathrag_gds | DB ms vs pathrag_gds |",
+        "|" + "---|" * 14,
+    ]
+    for name in systems:
+        for h in hops:
+            g, r = table[name][h], ref[h]
+            lines.append(
+                f"| {name} | {h} | {g['n']} | {g['same']:.0f} | {g['hits1']:.3f} | {g['hits5']:.3f} | "
+                f"{g['p50']:.0f} | {g['p95']:.0f} | {g['rt']:.2f} | {g['db']:.0f} | {g['score']:.0f} | "
+                f"{ratio(g['p50'], r['p50'])} | {ratio(g['rt'], r['rt'])} | {ratio(g['db'], r['db'])} |"
+            )
+    return lines
 
 
 SECTION_START = "<!-- bench_retrieval:start -->"
@@ -250,8 +305,11 @@ def render_section(
     hub_lines: list[str],
     cmd: str,
     wall: float,
+    load: str,
 ) -> str:
     s = get_settings()
+    chain = s.models_dir / f"tuned-{args.community}" / "chain"
+    model = f"chain model `{chain}`" if (chain / "manifest.json").is_file() else "no chain model"
     return "\n".join(
         [
             SECTION_START,
@@ -260,23 +318,30 @@ def render_section(
             f"Command: `{cmd}`",
             "",
             f"Machine: {machine_summary()}. Neo4j local server (heap {s.heap}, page cache {s.pagecache}), "
-            f"scorer bi-encoder (all-MiniLM-L6-v2, int8 ONNX), {s.threads} threads.",
+            f"scorer bi-encoder (all-MiniLM-L6-v2, int8 ONNX), {s.threads} threads; {model}; {load}.",
             "",
             f"Questions: {args.sample} per hop from `{args.data}/{{1,2,3}}-hop/qa_dev.txt`, "
             "stratified by qtype, "
             f"seed {args.seed}; seeds linked by `{args.link}`; max_depth {args.max_depth} for every hop; "
             f"beam_width {s.beam_width}, expand_per_path {s.expand_per_path}, local_keep_m {s.local_keep_m}, "
             f"cap_per_relation {s.cap_per_relation}, top_n {s.top_n}. The three systems ran interleaved, "
-            f"question by question, after a 3-question warm-up each ({wall:.0f} s in all).",
+            f"question by question (each first on a third of them), after a 3-question warm-up each "
+            f"({wall:.0f} s in all).",
             "",
             "- **pathrag_gds**: server-side expansion of the whole beam, one round trip per depth.",
-            "- **per-node**: the spec's original Step 3: one call per frontier node per depth, whitelist, "
-            "no-revisit, cap, pre-sort and limit in Python (`pathrag_gds/baselines.py`).",
-            "- **var-length**: `MATCH p=(s)-[*1..k]-(m)` from each seed, at most 30 paths per seed, every "
-            "path scored (the multi-hop traversal API document's approach).",
+            "- **per-node**: the spec's original Step 3: one call per frontier node per depth, the plan's "
+            "steps, whitelist, no-revisit, cap, pre-sort and limit in Python (`pathrag_gds/baselines.py`).",
+            "- **var-length**: `MATCH p=(s)-[*1..k]-(m)` from each seed at the first depth, every path along "
+            "the seed's chain plan (the multi-hop traversal API document's approach); each depth takes its "
+            "children from those paths with the same filters (a step past the plan: fetched per node).",
             "",
-            "Each system has its own scorer instance (same model): the scorer caches text embeddings "
-            "across queries, so a shared instance would score the later systems' paths for free. "
+            "All three walk the same chain plans from the same seeds with the same scorer and filters, so "
+            "their answers should match: *same top paths* counts the questions whose ranked paths (keys "
+            "and scores) are pathrag_gds's; the ratios compare the expansion's cost alone.",
+            "",
+            "Each system has its own scorer instance (same model) and its own empty sentence-vector store: "
+            "the scorer caches text embeddings across queries, so a shared instance or store would score "
+            "the later systems' paths for free. "
             "Latency is wall time of `pathrag()` per question; DB ms is the time inside database calls, "
             "scoring ms the time serializing and scoring paths (both means per question). Hits@1: the first "
             "answer candidate (topic entity skipped) is in the gold answer set.",

@@ -229,7 +229,7 @@ def test_the_rerank_adds_the_text_score_to_the_top_planned_paths_only() -> None:
 
 
 def test_an_expander_that_walks_everything_at_once_ends_the_walk() -> None:
-    """The var-length baseline's shape: paths of every length at the first depth, nothing after."""
+    """An expander that returns paths of every length at the first depth and nothing after ends the walk."""
 
     class WholeWalk:
         follows_plans = False
