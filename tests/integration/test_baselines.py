@@ -12,7 +12,6 @@ import pytest
 
 from pathrag_gds.baselines import PerNodeRag, VarLengthRag
 from pathrag_gds.config import Settings
-from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.graph import Graph
 from pathrag_gds.service import PathRag
 
@@ -26,11 +25,9 @@ QUESTIONS = (
 
 
 @pytest.fixture(scope="module")
-def demo(graph: Graph) -> str:
-    """The demo community, only if it is loaded (never loaded here)."""
-    if DEMO_COMMUNITY not in {str(r["id"]) for r in graph.read("community_ids")}:
-        pytest.skip(f"{DEMO_COMMUNITY} is not loaded (`python -m pathrag_gds load demo`)")
-    return DEMO_COMMUNITY
+def demo(demo_community: str) -> str:
+    """The demo community, loaded and indexed (the shared session fixture)."""
+    return demo_community
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
