@@ -48,6 +48,9 @@ def tune_chains(
     and swapped in at the end, so a failed or interrupted tune leaves the previous model in place
     (and no staging folder).
 
+    The workers are spawned: a script that calls this with `jobs` other than 1 starts its work
+    under `if __name__ == "__main__":`, as every script that starts processes must.
+
     Raises:
         InvalidInput: the community does not exist, `seeds` < 1, or `jobs` < 0.
         ModelError: torch or the base model is missing; a run failed (:class:`.parallel_runs.RunFailed`).

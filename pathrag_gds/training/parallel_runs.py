@@ -226,7 +226,7 @@ class _Pool:
                 continue
             since = self.ended.setdefault(index, now)  # its last message may still be on its way
             if now - since > GRACE_S:
-                what = f"its worker ended with exit code {proc.exitcode} and no result"
+                what = f"its worker ended with exit code {proc.exitcode} and no result (its output is above)"
                 raise RunFailed(_failure(index, what))
 
     def _stop(self) -> None:
