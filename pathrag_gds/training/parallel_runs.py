@@ -222,7 +222,7 @@ class _Pool:
     def _check_workers(self) -> None:
         now = time.monotonic()
         for index, proc in self.procs.items():
-            if index in self.outcomes or proc.exitcode is None:
+            if proc.exitcode is None or index in self.outcomes:  # (polling reaps a finished worker)
                 continue
             since = self.ended.setdefault(index, now)  # its last message may still be on its way
             if now - since > GRACE_S:
