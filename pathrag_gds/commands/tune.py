@@ -63,7 +63,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--threads",
         type=int,
         default=1,
-        help="torch threads (default 1: on a busy shared machine 1 thread trains ~2x faster than 2)",
+        help="torch threads (default 1: on a busy shared machine 1 thread trains ~2x faster than 2); "
+        "chains: of runs trained in the tune's process (--jobs 1) and of the chain-text encoding, a "
+        "run in a worker has one",
     )
     p.add_argument(
         "--cut-short-label",
