@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--threads",
         type=int,
         default=1,
-        help="torch threads (default 1: on a busy shared machine 1 thread trains ~2x faster than 2)",
+        help="torch threads (default 1: on a busy shared machine 1 thread trains ~2x faster than 2); "
+        "chains: of runs trained in the tune's process (--jobs 1) and of the chain-text encoding, a "
+        "run in a worker has one",
     )
     p.add_argument(
         "--cut-short-label",
@@ -101,6 +104,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="chains: weight of the untrained sentence encoder averaged into the soup, in [0, 1) "
         f"(default {BASE_SHARE}): keeps words the base model knew "
         "that the graph's generated questions do not use",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="chains: runs of --seeds trained at once, each in a worker process with one torch thread "
+        "(default: one per core, at most --seeds; 1: one after another in this process, with --threads)",
     )
     p.add_argument(
         "--base",
@@ -157,8 +167,9 @@ def run(args: argparse.Namespace) -> int:
         if args.chain_pool:
             return _chain_pool(args)
         return _refit_terms(args) if args.refit_terms else _run_chains(args)
-    if args.ensemble:
-        raise InvalidInput("--ensemble is for the chain model (`--model chains`, the default)")
+    for flag, given in (("--ensemble", args.ensemble), ("--jobs", args.jobs is not None)):
+        if given:
+            raise InvalidInput(f"{flag} is for the chain model (`--model chains`, the default)")
     if args.refit_terms or args.chain_pool:
         raise InvalidInput(
             "--refit-terms and --chain-pool are for the chain model (`--model chains`, the default)"
@@ -212,9 +223,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The ` i/n` ending the stages of one run of several (`train 2/3`).
+RUN_STAGE = re.compile(r" (\d+/\d+)$")
+
+
+def _run_of(stage: str) -> str | None:
+    """The run a stage belongs to (`2/3`), or None for a stage of the whole tune.
+
+    Example:
+        >>> _run_of("train 2/3"), _run_of("soup")
+        ('2/3', None)
+    """
+    found = RUN_STAGE.search(stage)
+    return found.group(1) if found else None
+
+
 @contextlib.contextmanager
 def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
-    """A progress callback `(stage, done, total, note)` drawing one bar per stage, closed at the end."""
+    """A progress callback `(stage, done, total, note)` drawing one bar per stage, closed at the end.
+
+    A new stage closes the bars before it, except those of other runs still under way: runs that
+    train side by side (`tune --jobs`) each keep their bar moving.
+    """
     from pathrag_gds.progress import bar as progress_bar
 
     bars: dict[str, Any] = {}
@@ -222,8 +252,10 @@ def progress_bars() -> Iterator[Callable[[str, int, int, str], None]]:
     def progress(stage: str, done: int, total: int, note: str) -> None:
         bar = bars.get(stage)
         if bar is None:
-            for other in bars.values():
-                other.close()
+            run = _run_of(stage)
+            for name, other in bars.items():
+                if run is None or _run_of(name) in (None, run) or other.n >= (other.total or 0):
+                    other.close()
             unit = "step" if stage.startswith("train") else "text" if stage.startswith("chain texts") else "q"
             bar = bars[stage] = progress_bar(total, stage, unit)
         if done > bar.n:
@@ -288,6 +320,8 @@ def _run_chains(args: argparse.Namespace) -> int:
         raise InvalidInput("--steps must be 0 (two passes over the questions) or positive")
     if args.minutes is not None and args.minutes <= 0:
         raise InvalidInput("--minutes must be positive")
+    if args.jobs is not None and args.jobs < 1:
+        raise InvalidInput("--jobs must be at least 1")
     defaults = ChainTuneOptions(community=args.community)
     seeds = args.seeds if args.seeds is not None else defaults.seeds
     if args.ensemble and seeds < 2:
@@ -313,10 +347,12 @@ def _run_chains(args: argparse.Namespace) -> int:
         synonym_share=synonym_share,
         steps=args.steps if args.steps is not None else defaults.steps,
         pool_depth=args.pool_depth or 0,
+        jobs=args.jobs or 0,
         out=args.out,
     )
     with progress_bars() as progress:
         result = tune_chains(options, progress=progress)
+    jobs = result.manifest.get("chain", {}).get("build", {}).get("jobs")
     t = result.training
     top1 = t.get("holdout_top1")
     clock = " (stopped by --minutes)" if t["stopped_by_clock"] else ""
@@ -327,5 +363,6 @@ def _run_chains(args: argparse.Namespace) -> int:
         f"steps {t['steps']}/{t['planned_steps']}{clock}, "
         f"held-out top-1 chain over the schema {top1 if top1 is None else f'{top1:.3f}'}; "
         + ", ".join(f"{k} {v:.0f} s" for k, v in result.timings_s.items())
+        + (f" (the runs' seconds summed; {jobs} trained at a time)" if options.seeds > 1 else "")
     )
     return 0

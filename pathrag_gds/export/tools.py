@@ -41,11 +41,11 @@ def tool_versions() -> dict[str, str | None]:
 
 
 @contextmanager
-def progress_steps(total: int, desc: str) -> Iterator[Any]:
-    """A progress bar over `total` steps: yields (start(step), advance(step))."""
+def progress_steps(total: int, desc: str, *, enabled: bool = True) -> Iterator[Any]:
+    """A progress bar over `total` steps (drawn when `enabled`): yields (start(step), advance(step))."""
     from pathrag_gds.progress import bar
 
-    with bar(total, desc, "step") as progress:
+    with bar(total, desc, "step", enabled=enabled) as progress:
 
         def advance(step: str) -> None:
             progress.set_description_str(f"{desc}: {step}")

@@ -20,7 +20,7 @@ from pathrag_gds.paths import EntityRecord
 from pathrag_gds.search.schema import TypedChain, chain_text, schema_chain_texts, schema_chains
 
 if TYPE_CHECKING:
-    from pathrag_gds.training.chain_tune import ChainTuneOptions
+    from pathrag_gds.training.chain_tune_options import ChainTuneOptions
 
 Progress = Callable[[str, int, int, str], None]
 

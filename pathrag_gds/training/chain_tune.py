@@ -16,7 +16,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,109 +32,96 @@ from pathrag_gds.training.chain_data import (
     held_out_chains,
     split_held_out,
 )
-from pathrag_gds.training.tune_options import BASE_SHARE, SYNONYM_SHARE
+from pathrag_gds.training.chain_tune_options import ChainTuneOptions, ChainTuneResult
+from pathrag_gds.training.chains import ChainRow, ChainTrainConfig
+from pathrag_gds.training.parallel_runs import RunJob, RunOutcome, default_jobs, run_jobs
 
-
-@dataclass
-class ChainTuneOptions:
-    """What `python -m pathrag_gds tune --community ID` asks of the chain scorer."""
-
-    community: str
-    questions: int = 4000
-    #: Training steps of each model (0: `epochs` passes over the rows); `minutes` is a cap.
-    steps: int = 100
-    minutes: float = 12.0
-    epochs: float = 2.0
-    seed: int = 0
-    max_depth: int = 3
-    negatives: int = 4
-    batch_size: int = 16
-    hub_cap: int = 25
-    #: Share of 2+ hop walks from an event asked with the event as the occasion ("Where does Bob
-    #: hide during the kitchen clean-up?"): rows whose chain starts at the second entity.
-    anchored_share: float = 0.3
-    threads: int = 2
-    #: Dual encoders trained, each on its own walks (seeds `seed`, `seed + 1`, ...). One build is
-    #: one draw: single builds that differ only in their seed differ by up to 7 points on 3-hop
-    #: MetaQA; three averaged are steadier and at least as good (docs/chains.md).
-    seeds: int = 3
-    #: With `seeds` > 1: average the models' weights into one (:mod:`.chain_soup`); False: an
-    #: ensemble the search scores with the mean of their cosines (a question encoded per model).
-    #: Each model of a soup has the whole `minutes` cap: the step budget decides, and a soup of runs
-    #: cut short would be one cut short; an ensemble splits it.
-    soup: bool = True
-    #: Weight of the untrained encoder in the soup (`--base-share`; :mod:`.chain_soup`): keeps
-    #: the language the base model knew that the generated phrasing does not hold. 0: the runs alone.
-    base_share: float = BASE_SHARE
-    #: Share of the generated questions' relation phrases said with a WordNet synonym of the sense
-    #: nearest the relation's description (`--synonym-share`; :mod:`.synonyms`). 0: the ontology's.
-    synonym_share: float = SYNONYM_SHARE
-    #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
-    #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
-    pool_depth: int = 0
-    out: Path | None = None
-
-
-@dataclass
-class ChainTuneResult:
-    """Counts, timings and where the model went."""
-
-    model_dir: Path
-    questions: int
-    rows: int
-    timings_s: dict[str, float] = field(default_factory=dict)
-    training: dict[str, Any] = field(default_factory=dict)
-    manifest: dict[str, Any] = field(default_factory=dict)
-    #: (masked question, gold chain, intent type scores) of the held-out questions, and the
-    #: ontology: what the question terms are fitted on (again, for an ensemble's mean scores)
-    held_out: list[tuple[str, TypedChain, Mapping[str, float]]] = field(default_factory=list, repr=False)
-    ontology: Ontology | None = field(default=None, repr=False)
+__all__ = ["ChainTuneOptions", "ChainTuneResult", "soup_members", "tune_chains"]
 
 
 def tune_chains(
     options: ChainTuneOptions, settings: Settings | None = None, progress: Progress | None = None
 ) -> ChainTuneResult:
-    """Generate, train, export the community's chain scorer (an ensemble with `seeds` > 1).
+    """Generate, train, export the community's chain scorer (a soup or an ensemble with `seeds` > 1).
 
-    Everything is built in a staging folder beside the old model and swapped in at the end.
+    The runs train `jobs` at a time in worker processes (:mod:`.parallel_runs`), each exported into
+    a folder of its own; the model is assembled from them in a staging folder beside the old one
+    and swapped in at the end, so a failed or interrupted tune leaves the previous model in place
+    (and no staging folder).
+
+    The workers are spawned: a script that calls this with `jobs` other than 1 starts its work
+    under `if __name__ == "__main__":`, as every script that starts processes must.
 
     Raises:
-        InvalidInput: the community does not exist, or `seeds` < 1.
-        ModelError: torch or the base model is missing.
+        InvalidInput: the community does not exist, `seeds` < 1, or `jobs` < 0.
+        ModelError: torch or the base model is missing; a run failed (:class:`.parallel_runs.RunFailed`).
     """
     from pathrag_gds.backend.model_folder import check_model_dir
     from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
-    from pathrag_gds.export import write_manifest
     from pathrag_gds.locations import find_model
 
     if options.seeds < 1:
         raise InvalidInput(f"seeds must be at least 1, got {options.seeds}")
+    if options.jobs < 0:
+        raise InvalidInput(f"jobs must be 0 (one per core) or positive, got {options.jobs}")
     s = settings or get_settings()
     check_model_dir(find_model(s.models_dir, s.embedding_model))  # before minutes of question generation
     model_dir = chain_model_dir(s, options.community, options.out or s.models_dir)
     staging = model_dir.parent / f".{model_dir.name}.partial"
-    if staging.exists():
-        shutil.rmtree(staging)
+    runs_dir = model_dir.parent / f".{model_dir.name}.runs"  # one folder per run, assembled afterwards
+    for left in (staging, runs_dir):  # of a tune that was killed
+        if left.exists():
+            shutil.rmtree(left)
     from pathrag_gds.service import PathRag
 
-    svc = PathRag(s)  # one service (driver, ontology, embedder) for every run and the soup
-    souped = (options.seeds > 1 and options.soup) or options.base_share > 0
-    results = []
-    for i in range(options.seeds):
-        folder = staging if i == 0 else staging / f"member-{i}"
-        results.append(
-            _tune_one(
-                replace(options, seed=options.seed + i, minutes=_member_minutes(options)),
-                svc,
-                s,
-                folder,
-                _member_progress(progress, i, options.seeds),
-                encode=not souped,  # a run of a soup: only the soup's encodings are kept
-            )
-        )
-    first = results[0]
-    if souped:
-        first.timings_s.update(soup_members(first, staging, results, options, svc.graph, s, progress))
+    t0 = time.perf_counter()
+    svc = PathRag(s)  # one service (driver, ontology, embedder) for every run's questions and the soup
+    jobs = min(options.jobs or default_jobs(options.seeds), options.seeds)
+    try:
+        results = _train_runs(options, svc, s, runs_dir, jobs, progress)
+        first = results[0]
+        _assemble(results, runs_dir, staging)
+        _combine(first, staging, results, options, svc.graph, s, progress)
+        timings = {k: sum(r.timings_s.get(k, 0.0) for r in results) for k in first.timings_s}
+        timings["total"] = time.perf_counter() - t0
+        first.manifest["chain"]["build"] = _build_record(results, first, jobs, timings["total"])
+        # when it was built (`python -m pathrag_gds info` shows it), as a path cross-encoder's manifest has it
+        first.manifest["chain"]["finished"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        from pathrag_gds.export import write_manifest
+
+        write_manifest(staging, first.manifest)
+    except BaseException:
+        for partial in (staging, runs_dir):  # the old model stays; nothing half-built is left
+            shutil.rmtree(partial, ignore_errors=True)
+        raise
+    if model_dir.exists():
+        shutil.rmtree(model_dir)
+    staging.rename(model_dir)
+    reset_chain_scorers()
+    return ChainTuneResult(
+        model_dir,
+        sum(r.questions for r in results),
+        sum(r.rows for r in results),
+        timings,
+        first.training,
+        first.manifest,
+    )
+
+
+def _combine(
+    first: ChainTuneResult,
+    staging: Path,
+    results: list[ChainTuneResult],
+    options: ChainTuneOptions,
+    graph: Any,
+    s: Settings,
+    progress: Progress | None,
+) -> None:
+    """Make the assembled runs one model: average a soup, or declare and fit an ensemble."""
+    from pathrag_gds.export import write_manifest
+
+    if souped(options):
+        first.timings_s.update(soup_members(first, staging, results, options, graph, s, progress))
     elif options.seeds > 1:
         first.manifest["chain"]["members"] = [r.model_dir.name for r in results[1:]]
         first.manifest["chain"]["ensemble"] = {
@@ -143,17 +130,68 @@ def tune_chains(
         }
         write_manifest(staging, first.manifest)
         _fit_ensemble_terms(first, staging, options, s, progress)
-    # when it was built (`python -m pathrag_gds info` shows it), as a path cross-encoder's manifest has it
-    first.manifest["chain"]["finished"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    write_manifest(staging, first.manifest)
-    if model_dir.exists():
-        shutil.rmtree(model_dir)
-    staging.rename(model_dir)
-    reset_chain_scorers()
-    timings = {k: sum(r.timings_s.get(k, 0.0) for r in results) for k in first.timings_s}
-    return ChainTuneResult(
-        model_dir, sum(r.questions for r in results), sum(r.rows for r in results), timings, first.training
-    )
+
+
+def _build_record(
+    results: list[ChainTuneResult], first: ChainTuneResult, jobs: int, total: float
+) -> dict[str, Any]:
+    """The manifest's `chain.build`: runs at once, and the seconds of each section (a list: per run)."""
+    seconds: dict[str, Any] = {}
+    for k, v in first.timings_s.items():
+        per_run = [round(r.timings_s.get(k, 0.0), 1) for r in results]
+        seconds[k] = per_run if any(k in r.timings_s for r in results[1:]) else round(v, 1)
+    seconds["total"] = round(total, 1)
+    return {"jobs": jobs, "seconds": seconds}
+
+
+def _assemble(results: list[ChainTuneResult], runs_dir: Path, staging: Path) -> None:
+    """Move the runs' folders into the model's: the first becomes `staging`, the others its `member-i`."""
+    for i, r in enumerate(results):
+        target = staging if i == 0 else staging / f"member-{i}"
+        r.model_dir.rename(target)
+        r.model_dir = target
+    runs_dir.rmdir()
+
+
+def _train_runs(
+    options: ChainTuneOptions,
+    svc: Any,
+    s: Settings,
+    runs_dir: Path,
+    jobs: int,
+    progress: Progress | None,
+) -> list[ChainTuneResult]:
+    """Generate each run's questions (here, in run order) and train the runs `jobs` at a time.
+
+    Each run is what a tune of its seed alone trains: its own walks and rows, its seed, its
+    clock cap, one torch thread in a worker (`options.threads` when the runs train here).
+    """
+    is_soup = souped(options)
+    prepared: dict[int, tuple[_Prepared, RunJob]] = {}
+
+    def progress_of(i: int) -> Progress | None:
+        return _member_progress(progress, i, options.seeds)
+
+    def make(i: int) -> RunJob:
+        run = replace(options, seed=options.seed + i, minutes=_member_minutes(options))
+        data = _prepare(run, svc, progress_of(i))
+        config = _train_config(run, threads=options.threads if jobs == 1 else 1)
+        # a soup's runs need no int8 of their own: the mean is quantized once
+        job = RunJob(i, data.rows, data.holdout, config, runs_dir / f"run-{i}", int8=not is_soup)
+        prepared[i] = (data, job)
+        return job
+
+    runs_dir.mkdir(parents=True)
+    outcomes = run_jobs(make, options.seeds, jobs, progress_of)
+    # a soup's runs encode no chain texts: only the soup's encodings are kept
+    return [
+        _finish(*prepared[o.index], o, svc, s, progress_of(o.index), encode=not is_soup) for o in outcomes
+    ]
+
+
+def souped(options: ChainTuneOptions) -> bool:
+    """Whether the runs are averaged into one model: a soup of seeds, or a run with the base model."""
+    return (options.seeds > 1 and options.soup) or options.base_share > 0
 
 
 def soup_members(
@@ -169,11 +207,12 @@ def soup_members(
 
     `results` are the tunes of `tune_chains` (the first in `folder`, the others in sub-folders);
     the terms are fitted on the first's held-out questions, as an ensemble's are. Returns the
-    encoding and fit timings.
+    averaging (and quantizing), encoding and fit timings.
     """
     from pathrag_gds.export import export_embedding, write_manifest
     from pathrag_gds.training.chain_soup import soup_folder
 
+    t0 = time.perf_counter()
     if progress is not None:
         progress("soup", 0, 1, f"{len(results)} models")
     members = [r.model_dir for r in results[1:]]
@@ -183,16 +222,17 @@ def soup_members(
             anchor = export_embedding(Path(tmp), name="base", progress=False).model_dir
         first.manifest["files"] = soup_folder(folder, members, anchor, options.base_share)
     first.manifest["chain"]["soup"] = {
+        "base_share": options.base_share,
         "seeds": [options.seed + i for i in range(options.seeds)],
         "holdout_top1": [r.training.get("holdout_top1") for r in results],
-        "base_share": options.base_share,
     }
     write_manifest(folder, first.manifest)
     if progress is not None:
         progress("soup", 1, 1, f"{len(results)} models")
+    seconds = {"soup": time.perf_counter() - t0}
     if first.ontology is None:
-        return {}
-    return _encode_and_fit(
+        return seconds
+    return seconds | _encode_and_fit(
         graph,
         folder,
         first.manifest,
@@ -282,52 +322,57 @@ def _member_progress(progress: Progress | None, i: int, n: int) -> Progress | No
     return lambda stage, done, total, note: inner(f"{stage} {i + 1}/{n}", done, total, note)
 
 
-def _tune_one(
-    options: ChainTuneOptions,
-    svc: Any,
-    s: Settings,
-    out: Path,
-    progress: Progress | None,
-    encode: bool = True,
-) -> ChainTuneResult:
-    """Generate, train, export one dual encoder into `out` (its manifest in `.manifest`).
+@dataclass
+class _Prepared:
+    """One run's data, generated here from the graph: what it trains on and what its manifest says."""
 
-    With `encode`, also its chain texts' encodings and its question terms' fit.
-    """
-    from pathrag_gds.export import export_embedding, write_manifest
-    from pathrag_gds.training.chains import ChainTrainConfig, chain_rows, train_chain_scorer
+    options: ChainTuneOptions
+    ontology: Ontology
+    questions: int
+    rows: list[ChainRow]
+    holdout: list[tuple[str, str, list[str]]]
+    held_chains: list[tuple[str, TypedChain, Mapping[str, float]]]
+    seconds: float
 
-    timings: dict[str, float] = {}
+
+def _prepare(options: ChainTuneOptions, svc: Any, progress: Progress | None) -> _Prepared:
+    """Generate one run's questions (seed `options.seed`), its training rows and held-out questions."""
+    from pathrag_gds.training.chains import chain_rows
+
     t0 = time.perf_counter()
     ontology, questions, entities = generate_questions(options, svc, progress)
-    timings["generate"] = time.perf_counter() - t0
-
     hold, train = split_held_out(questions, options.seed)
     rows = chain_rows(
         train, entities, ontology, max_depth=options.max_depth, negatives=options.negatives, seed=options.seed
     )
     held_chains, holdout = held_out_chains(hold, entities, ontology, svc.embedder, options.max_depth)
+    return _Prepared(options, ontology, len(questions), rows, holdout, held_chains, time.perf_counter() - t0)
 
-    config = ChainTrainConfig(
+
+def _train_config(options: ChainTuneOptions, threads: int) -> ChainTrainConfig:
+    return ChainTrainConfig(
         seed=options.seed,
         minutes=options.minutes,
         steps=options.steps or None,
         epochs=options.epochs,
         batch_size=options.batch_size,
-        threads=options.threads,
+        threads=threads,
     )
-    t1 = time.perf_counter()
 
-    def step_progress(i: int, n: int, loss: float) -> None:
-        if progress is not None:
-            progress("train", i, n, f"loss {loss:.3f}")
 
-    with tempfile.TemporaryDirectory(prefix="pathrag-chains-") as tmp:
-        result = train_chain_scorer(rows, holdout, Path(tmp) / "st", config, step_progress)
-        timings["train"] = time.perf_counter() - t1
-        t2 = time.perf_counter()
-        exported = export_embedding(out.parent, source=result.model_dir, name=out.name, progress=False)
-    timings["export"] = time.perf_counter() - t2
+def _finish(
+    run: _Prepared,
+    job: RunJob,
+    outcome: RunOutcome,
+    svc: Any,
+    s: Settings,
+    progress: Progress | None,
+    encode: bool,
+) -> ChainTuneResult:
+    """Write a trained run's manifest into its folder; with `encode`, its chain texts and term fit too."""
+    from pathrag_gds.export import write_manifest
+
+    options, result, out, config = run.options, outcome.result, job.out, job.config
     training = {
         "steps": result.steps,
         "planned_steps": result.planned_steps,
@@ -339,29 +384,31 @@ def _tune_one(
         "final_loss": round(sum(result.losses[-20:]) / max(1, len(result.losses[-20:])), 4),
         "config": asdict(config),
     }
-    manifest = dict(exported.manifest)
+    manifest = dict(outcome.exported)
     manifest["name"] = f"chain scorer of {options.community}"
     manifest["kind"] = "chain-scorer"
     manifest["chain"] = {
         "temperature": config.temperature,
-        "ontology": ontology_fingerprint(ontology),
+        "ontology": ontology_fingerprint(run.ontology),
         "community": options.community,
-        "questions": len(questions),
+        "questions": run.questions,
         "training": training,
         "options": {
             k: (str(v) if isinstance(v, Path) else v)
             for k, v in asdict(options).items()
-            if k not in ("out", "seeds")
+            if k not in ("out", "seeds", "jobs")
         },
         "data": "questions generated from the community's own graph and ontology; no benchmark file read",
     }
     write_manifest(out, manifest)
+    timings = {"generate": run.seconds, **outcome.timings_s}
     # the question terms (first hop near the topic, answer type, relational noun): fitted on the
     # held-out questions
     if encode:
-        timings.update(
-            _encode_and_fit(
-                svc.graph, out, manifest, options, s, ontology, held_chains, progress, "question-term fit"
-            )
+        fit = _encode_and_fit(
+            svc.graph, out, manifest, options, s, run.ontology, run.held_chains, progress, "question-term fit"
         )
-    return ChainTuneResult(out, len(questions), len(rows), timings, training, manifest, held_chains, ontology)
+        timings.update(fit)
+    return ChainTuneResult(
+        out, run.questions, len(run.rows), timings, training, manifest, run.held_chains, run.ontology
+    )

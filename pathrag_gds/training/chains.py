@@ -95,12 +95,33 @@ def hard_negatives(
         >>> [c.steps for c in hard_negatives(a, [a, b], 3, random.Random(0))]
         [(('r', 'in'),)]
     """
-    p = positive.steps
+    return _pick_negatives(*near_groups(positive.steps, pool), n, rng)
+
+
+def near_groups(
+    p: Chain, pool: Sequence[TypedChain]
+) -> tuple[list[TypedChain], list[TypedChain], list[TypedChain]]:
+    """The chains of `pool` other than `p`: all of them, those one step changed, those one hop short or long.
+
+    They depend on the chain and the pool alone: :func:`chain_rows` works them out once per chain.
+    """
     others = [c for c in pool if c.steps != p]
     near = [c for c in others if _differs_by_one(c.steps, p)]
     short_long = [
         c for c in others if (len(c.steps) == len(p) - 1 and p[:-1] == c.steps) or c.steps[:-1] == p
     ]
+    return others, near, short_long
+
+
+def _pick_negatives(
+    others: Sequence[TypedChain],
+    near: Sequence[TypedChain],
+    short_long: Sequence[TypedChain],
+    n: int,
+    rng: random.Random,
+) -> list[TypedChain]:
+    """Up to `n` of the groups of :func:`near_groups` (left as they are: shuffled copies are drawn from)."""
+    near, short_long = list(near), list(short_long)
     rng.shuffle(near)
     rng.shuffle(short_long)
     picked: list[TypedChain] = []
@@ -111,7 +132,8 @@ def hard_negatives(
             if c not in picked:
                 picked.append(c)
                 k -= 1
-    rest = [c for c in others if c not in picked]
+    chosen = set(picked)  # a set: the pool may hold thousands of chains, and this runs once per row
+    rest = [c for c in others if c not in chosen]
     rng.shuffle(rest)
     picked.extend(rest[: n - len(picked)])
     return picked
@@ -149,6 +171,7 @@ def chain_rows(
     """Training rows of the questions: one per asked walk (an anchored question gives two)."""
     rng = random.Random(seed)
     pools: dict[str, list[TypedChain]] = {}
+    groups: dict[tuple[str, Chain], tuple[list[TypedChain], list[TypedChain], list[TypedChain]]] = {}
     rows = []
     for masked, positive in (found for q in questions for found in question_chains(q, entities, ontology)):
         label = positive.labels[0]
@@ -156,8 +179,11 @@ def chain_rows(
         if pool is None:
             pool = pools[label] = schema_chains(ontology, label, max_depth)
         text = chain_text(ontology, positive)
+        near = groups.get((label, positive.steps))
+        if near is None:
+            near = groups[label, positive.steps] = near_groups(positive.steps, pool)
         # a chain that reads the same (a symmetric relation walked the other way) is no negative
-        negs = hard_negatives(positive, pool, negatives + 2, rng)
+        negs = _pick_negatives(*near, negatives + 2, rng)
         neg_texts = [t for t in dict.fromkeys(chain_text(ontology, c) for c in negs) if t != text]
         rows.append(ChainRow(masked, text, tuple(neg_texts[:negatives])))
     return rows
