@@ -118,6 +118,7 @@ def test_a_run_in_a_worker_trains_as_it_does_in_the_tunes_process(community: str
         assert a.result.steps == b.result.steps == 3
         assert a.result.losses == pytest.approx(b.result.losses, abs=1e-4)
         assert a.result.holdout_top1 == b.result.holdout_top1
+        assert set(a.exported["files"]) == {"fp32"} and not (apart[a.index].out / "model_int8.onnx").exists()
         wa, wb = (_weights(j.out / "model_fp32.onnx") for j in (apart[a.index], alone[b.index]))
         assert wa.keys() == wb.keys() and all(np.allclose(wa[k], wb[k], atol=1e-5) for k in wa)
 
