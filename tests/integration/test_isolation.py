@@ -190,6 +190,7 @@ def test_graph_file_for_another_community_leaves_the_demos_jane_unchanged(
         id="jane",
         community=None,
         pinned=[],
+        probe=[],
         entity_label=graph.settings.entity_label,
         embedding_key=graph.settings.embedding_property,
     )
