@@ -178,6 +178,8 @@ def stream_chat(
                     raise AnswerModelError(f"the answer model did not finish within {timeout:g} s")
                 try:
                     raw = response.readline(MAX_LINE)
+                except TimeoutError:
+                    raise AnswerModelError(f"the answer model sent nothing for {timeout:g} s") from None
                 except (OSError, http.client.HTTPException) as exc:
                     raise AnswerModelError(f"the answer model's stream broke off: {exc!r}") from None
                 if not raw:
