@@ -238,7 +238,12 @@ def generate_answer(
                 update={"text": text, "generated": True, "model": model, "passages": prompt.passages}
             )
         reason = "the answer model returned no text"
-    log.warning(
-        "answer model %s at %s: %s; giving the extractive answer", model, settings.answer_llm_url, reason
+    level = logging.INFO if cancel is not None and cancel.is_set() else logging.WARNING  # caller gone
+    log.log(
+        level,
+        "answer model %s at %s: %s; giving the extractive answer",
+        model,
+        settings.answer_llm_url,
+        reason,
     )
     return extractive.model_copy(update={"model": model, "reason": reason})

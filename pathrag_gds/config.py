@@ -373,8 +373,9 @@ class AnswerModelSettings(BaseModel):
     answer_llm_model: str | None = Field(None, validate_default=True)
     #: Sent as `Authorization: Bearer ...` (vLLM `--api-key`, hosted endpoints); unset: no header.
     answer_llm_api_key: str | None = None
-    #: Seconds the answer model may take to connect, between two tokens, and in all; past it the
-    #: extractive answer is given. The HTTP API's time limit grows by this much for a generated answer.
+    #: Seconds the answer model may take to connect, to send each next token, and to finish (checked
+    #: between tokens); past it the extractive answer is given. The HTTP API's time limit grows by
+    #: twice this for a generated answer, so a slow model never turns a query into a 504.
     answer_llm_timeout_s: float = Field(60.0, gt=0, le=600)
     #: Most tokens the model may write (`max_tokens`).
     answer_llm_max_tokens: int = Field(512, ge=1, le=32768)

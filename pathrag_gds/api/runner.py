@@ -165,13 +165,15 @@ class SearchRunner:
         """The result with the answer model's answer, where it is asked for (`answer_llm`).
 
         Runs after the search has given back its slot (the model's time is not the CPU's), with the
-        job's time limit grown by `answer_llm_timeout_s`. A streamed job first gets the final paths
+        job's time limit grown by twice `answer_llm_timeout_s`. A streamed job first gets the final paths
         (`paths`), then each piece of text as it comes (`answer_token`). Never raises for the model.
         """
         settings = getattr(self.service, "settings", None)  # a service without settings: no model
         if settings is None or job.cancel.is_set() or not wants_generation(settings, job.options.generate):
             return result
-        job.deadline = max(job.deadline, time.monotonic() + settings.answer_llm_timeout_s + 1.0)
+        # the model's timeout bounds each wait and, checked between tokens, the whole answer: a wait
+        # that began just before the end may last one timeout more
+        job.deadline = max(job.deadline, time.monotonic() + 2 * settings.answer_llm_timeout_s + 1.0)
         if job.stream:
             job.emit("paths", result)
 

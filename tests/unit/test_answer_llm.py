@@ -322,3 +322,18 @@ def test_a_query_may_turn_generation_on_or_off_strictly() -> None:
     assert resolve(s, QueryRequest(question="Who owns Bob?")).generate is None
     with pytest.raises(ValidationError):
         QueryRequest.model_validate({"question": "Who owns Bob?", "generate": "yes"})
+
+
+def test_a_caller_that_went_away_is_logged_quietly(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import threading
+
+    gone = threading.Event()
+    gone.set()
+    monkeypatch.setattr(answer_llm, "stream_chat", _fake_stream([], AnswerModelError("cancelled")))
+    with caplog.at_level(logging.INFO, logger="pathrag_gds.answer_llm"):
+        answer = generate_answer(_settings(**LLM), _result(), cancel=gone)
+    assert answer is not None and not answer.generated and answer.reason == "cancelled"
+    levels = [r.levelno for r in caplog.records if "giving the extractive answer" in r.getMessage()]
+    assert levels == [logging.INFO]
