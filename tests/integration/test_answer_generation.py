@@ -290,3 +290,35 @@ def test_the_api_falls_back_when_the_model_fails_or_is_down(
     finally:
         llm.start()
     assert server.post("/v1/query", BODY).json()["answer_detail"]["generated"] is True
+
+
+def test_the_model_writes_out_of_the_search_slot(
+    gen_settings: Settings, service: PathRag, llm: FakeChatServer
+) -> None:
+    """With one search slot, a question asked while the model still writes another's answer is not held up."""
+    import threading
+
+    settings = gen_settings.model_copy(update={"api_max_concurrency": 1})
+    llm.mode, llm.hang_s = "hang", 6.0  # one token, then silence, then the stream ends without [DONE]
+    with ServerThread(create_app(settings, service, warm_up=False)) as srv:
+        slow: dict[str, Any] = {}
+
+        def ask() -> None:
+            slow["events"] = _stream(srv, BODY)
+
+        before = len(llm.requests)
+        writer = threading.Thread(target=ask)
+        writer.start()
+        deadline = time.monotonic() + 60
+        while len(llm.requests) == before:  # the model is asked: the first search is over
+            assert time.monotonic() < deadline, "the model was never asked"
+            time.sleep(0.05)
+        t0 = time.monotonic()
+        quick = srv.post("/v1/query", {**BODY, "generate": False})
+        took = time.monotonic() - t0
+        writer.join(60)
+    assert quick.status_code == 200 and quick.json()["paths"], quick.text
+    assert took < 5.0, f"the second search waited {took:.1f} s for the slot the model's wait held"
+    kinds = [k for k, _ in slow["events"]]
+    assert kinds[-4:] == ["paths", "answer_token", "answer", "result"], kinds
+    assert "ended before `data: [DONE]`" in slow["events"][-2][1]["answer_detail"]["reason"]
