@@ -1,5 +1,7 @@
 """The extractive answer of a result, without an LLM: the best path's answer in words. Pure.
 
+It is the default, and the fallback of a generated answer (`pathrag_gds.answer_llm`).
+
 From the #1 path: its first answer candidate, the path in words (the first part of its text, the
 chain in the ontology's phrases), and the sentence of its source passages that names most of the
 path's entities (the answer counts twice). Without paths (the global mode), the best cluster: its
@@ -43,6 +45,22 @@ class Answer(BaseModel):
     path: str = Field("", description="the #1 path in words")
     sentence: str | None = Field(default=None, description="the source sentence that supports it")
     source_id: str | None = Field(default=None, description="the chunk the sentence comes from")
+    generated: bool = Field(
+        default=False,
+        description="true: `text` was written by the answer model (PATHRAG_ANSWER_LLM_URL) from the top "
+        "paths and their passages; false: the extractive answer",
+    )
+    model: str | None = Field(default=None, description="the answer model asked, when one was")
+    reason: str | None = Field(
+        default=None,
+        description="why the answer model's text is not given (it failed, or none is configured): the "
+        "extractive answer stands in",
+    )
+    passages: list[str] = Field(
+        default_factory=list,
+        description="generated: the ids of the source passages the prompt numbered; `[n]` in `text` "
+        "cites passages[n-1]",
+    )
 
 
 def _path_words(p: PathResult) -> str:

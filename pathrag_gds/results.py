@@ -160,11 +160,19 @@ class PathRagResult(BaseModel):
     #: what the search read the question as asking (`Intent.as_dict`: kind, expected types, hinted
     #: relations, named and described entities, and why); None where no intent was inferred
     intent: dict[str, Any] | None = None
+    #: the answer the answer model wrote (or its extractive fallback, saying why); None: not asked
+    #: (`pathrag_gds.answer_llm`). Shown as `answer`, not on its own.
+    generated_answer: Answer | None = Field(default=None, exclude=True, repr=False)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def answer(self) -> Answer | None:
-        """The extractive answer: the best path's answer, the path in words, a supporting sentence."""
+        """The answer: the answer model's where one wrote it, else the extractive one.
+
+        The extractive answer: the best path's answer, the path in words, a supporting sentence.
+        """
+        if self.generated_answer is not None:
+            return self.generated_answer
         return extractive_answer(self.paths, self.clusters)
 
     @property

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from pathrag_gds.answer_llm import TokenCallback, generate_answer, wants_generation
 from pathrag_gds.beam import ScoredPath
 from pathrag_gds.catalog import (
     GraphInfo,
@@ -212,6 +213,8 @@ class PathRag:
         timeout: float | None = None,
         as_of: str | datetime | None = None,
         weights: ModeWeights | Mapping[str, float | None] | None = None,
+        generate: bool | None = None,
+        on_answer_token: TokenCallback | None = None,
     ) -> PathRagResult:
         """Return the top-N paths that answer `query`.
 
@@ -235,12 +238,73 @@ class PathRag:
                 datetime; None: the current versions).
             weights: mix and hybrid weights (`vector`, `graph`, `inheritance`, `global`, each in
                 [0, 1]; None: the settings').
+            generate: have the answer model write `answer` from the top paths (`answer_llm`): None
+                where one is configured (`PATHRAG_ANSWER_LLM_URL`), False never (the extractive
+                answer), True always (without a model: the extractive answer, saying why).
+            on_answer_token: called with each piece of the generated answer as it arrives.
 
         Raises:
             InvalidInput: a bad question or parameter.
             SchemaError: the graph lacks data, the index, or a named relationship type.
             DatabaseUnavailable: Neo4j cannot be reached.
         """
+        result = self._search(
+            query,
+            community_id,
+            ontology_id,
+            top_n,
+            max_depth,
+            seed_n,
+            mode=mode,
+            relations=relations,
+            seed_ids=seed_ids,
+            on_depth=on_depth,
+            cancel=cancel,
+            timeout=timeout,
+            as_of=as_of,
+            weights=weights,
+        )
+        return self.answer(result, generate=generate, on_token=on_answer_token, cancel=cancel)
+
+    def answer(
+        self,
+        result: PathRagResult,
+        *,
+        generate: bool | None = None,
+        on_token: TokenCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> PathRagResult:
+        """The result with the answer model's answer (see `pathrag`'s `generate`); else as it is.
+
+        Never fails for the model's sake: any failure gives the extractive answer with
+        `generated: false` and the reason (`answer_llm.generate_answer`).
+        """
+        if not wants_generation(self.settings, generate):
+            return result
+        written = generate_answer(self.settings, result, on_token=on_token, cancel=cancel)
+        if written is None:
+            return result
+        return result.model_copy(update={"generated_answer": written})
+
+    def _search(
+        self,
+        query: str,
+        community_id: str | None = None,
+        ontology_id: str | None = None,
+        top_n: int | None = None,
+        max_depth: int | None = None,
+        seed_n: int | None = None,
+        *,
+        mode: RetrievalMode | ScoringMode | str | None = None,
+        relations: Sequence[str] | None = None,
+        seed_ids: list[str] | None = None,
+        on_depth: DepthCallback | None = None,
+        cancel: threading.Event | None = None,
+        timeout: float | None = None,
+        as_of: str | datetime | None = None,
+        weights: ModeWeights | Mapping[str, float | None] | None = None,
+    ) -> PathRagResult:
+        """The search of `pathrag`, without the answer model."""
         s = self.settings
         top_n = s.top_n if top_n is None else top_n
         max_depth = s.max_depth if max_depth is None else max_depth

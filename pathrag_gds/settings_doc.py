@@ -35,6 +35,7 @@ GROUPS: tuple[type[BaseModel], ...] = (
     config.ModelSettings,
     ModeSettings,
     config.ApiSettings,
+    config.AnswerModelSettings,
 )
 
 #: Meanings of the fields whose source has no comment of their own.

@@ -114,4 +114,4 @@ def _warm_community(graph: Graph, service: PathRag, community: str) -> int:
     if not rows:  # nothing embedded yet: only this query ran
         return 1
     question = str(rows[0]["name"] or rows[0]["id"])
-    return 1 + service.pathrag(question, community_id=community).round_trips
+    return 1 + service.pathrag(question, community_id=community, generate=False).round_trips

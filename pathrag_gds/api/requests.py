@@ -141,6 +141,12 @@ class QueryRequest(QueryOptions):
         le=1.0,
         description="hybrid: weight of the cluster summary's match added to a path's score",
     )
+    generate: bool | None = Field(
+        None,
+        description="have the server's answer model (PATHRAG_ANSWER_LLM_URL) write `answer` from the top "
+        "paths and their passages: default where one is configured; false: the extractive answer; true "
+        "on a server without one: the extractive answer, `answer_detail.reason` saying why",
+    )
 
 
 class SessionCreate(QueryOptions):
@@ -178,6 +184,8 @@ class Effective(BaseModel):
     as_of: str | None = None
     #: mix / hybrid weights given with the query (`vector`, `graph`, `inheritance`, `global`); per query only
     weights: dict[str, float] = Field(default_factory=dict)
+    #: have the answer model write the answer (None: where one is configured); per query only
+    generate: bool | None = None
 
 
 def resolve(
@@ -223,6 +231,8 @@ def resolve(
             "global": request.global_weight,
         }
         eff.weights = {k: v for k, v in given.items() if v is not None}
+    if isinstance(request, QueryRequest):
+        eff.generate = request.generate
     if isinstance(request, QueryRequest) and request.as_of is not None:
         try:
             parse_as_of(request.as_of)

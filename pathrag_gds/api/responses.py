@@ -83,10 +83,14 @@ class QueryResponse(BaseModel):
     seed_n: int
     community_id: str | None
     answer: str | None = Field(
-        description="the extractive answer: the #1 path's answer, the path in words and a supporting "
-        "source sentence (global: the best cluster's title and summary), or null"
+        description="the answer: where the server has an answer model (PATHRAG_ANSWER_LLM_URL), the text "
+        "it wrote from the top paths and their passages (`answer_detail.generated`); else, and whenever "
+        "it fails, the extractive answer: the #1 path's answer, the path in words and a supporting "
+        "source sentence (global: the best cluster's title and summary); or null"
     )
-    answer_detail: Answer | None = Field(None, description="the parts of `answer`")
+    answer_detail: Answer | None = Field(
+        None, description="the parts of `answer`: whether it was generated, by which model, or why not"
+    )
     answers: list[AnswerCandidate] = Field(description="answer candidates of all paths, best first")
     paths: list[PathOut]
     detailed_results: list[SeedGroup]
@@ -113,6 +117,30 @@ class DepthEvent(BaseModel):
     request_id: str
     depth: int
     paths: list[PathOut]
+
+
+class PathsEvent(BaseModel):
+    """A streamed event: the final paths, best first, before the answer model writes the answer."""
+
+    question: str
+    request_id: str
+    paths: list[PathOut]
+
+
+class AnswerTokenEvent(BaseModel):
+    """A streamed event: the next piece of the answer, as the answer model writes it."""
+
+    request_id: str
+    index: int = Field(description="0 for the first piece, then 1, 2, ...")
+    token: str = Field(description="the piece of text; the pieces joined are the answer as written so far")
+
+
+class AnswerEvent(BaseModel):
+    """A streamed event: the answer once written, or the extractive one where the model failed."""
+
+    request_id: str
+    answer: str | None = Field(description="as `answer` of the result: replaces the pieces streamed")
+    answer_detail: Answer | None = Field(description="its parts: `generated`, `model`, `reason`, `passages`")
 
 
 def path_out(p: PathResult) -> PathOut:

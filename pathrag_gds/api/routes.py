@@ -17,7 +17,16 @@ from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.deps import get_caller, get_state, require_auth
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
 from pathrag_gds.api.requests import NO_HOPS, Effective, QueryRequest, SessionCreate, SessionOut, resolve
-from pathrag_gds.api.responses import ERROR_RESPONSES, DepthEvent, QueryResponse, path_out, query_response
+from pathrag_gds.api.responses import (
+    ERROR_RESPONSES,
+    AnswerEvent,
+    AnswerTokenEvent,
+    DepthEvent,
+    PathsEvent,
+    QueryResponse,
+    path_out,
+    query_response,
+)
 from pathrag_gds.api.runner import SearchJob
 from pathrag_gds.api.sse import comment, format_event
 from pathrag_gds.api.state import ApiState
@@ -168,6 +177,7 @@ async def _sse(
     request: Request, state: ApiState, job: SearchJob, eff: Effective, session_id: str | None
 ) -> AsyncIterator[str]:
     last = time.monotonic()
+    tokens = 0
     try:
         yield comment(f"request {job.request_id}")
         while True:
@@ -194,7 +204,26 @@ async def _sse(
                     paths=[path_out(p) for p in paths],
                 )
                 yield format_event("depth", event.model_dump(mode="json"))
+            elif kind == "paths":
+                final = PathsEvent(
+                    question=job.question,
+                    request_id=job.request_id,
+                    paths=[path_out(p) for p in payload.paths],
+                )
+                yield format_event("paths", final.model_dump(mode="json"))
+            elif kind == "answer_token":
+                piece = AnswerTokenEvent(request_id=job.request_id, index=tokens, token=payload)
+                tokens += 1
+                yield format_event("answer_token", piece.model_dump(mode="json"))
             elif kind == "result":
+                if payload.generated_answer is not None:  # the answer model was asked
+                    written = payload.answer
+                    done = AnswerEvent(
+                        request_id=job.request_id,
+                        answer=written.text if written else None,
+                        answer_detail=written,
+                    )
+                    yield format_event("answer", done.model_dump(mode="json"))
                 resp = query_response(
                     payload,
                     eff,
@@ -244,7 +273,11 @@ async def _answer(
 _QUERY_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "the paths (JSON), or with `stream: true` Server-Sent Events: `depth` events "
-        "(that depth's best paths), then one `result` event (the full answer) or one `error` event",
+        "(that depth's best paths); where the answer model writes the answer (PATHRAG_ANSWER_LLM_URL, "
+        "`generate`), then one `paths` event (the final paths), `answer_token` events (`index`, "
+        "`token`: the answer piece by piece) and one `answer` event (the answer once written, or the "
+        "extractive one with `answer_detail.reason` where the model failed: it replaces the pieces); "
+        "then one `result` event (the full answer) or one `error` event",
         "content": {"text/event-stream": {}},
     }
 }

@@ -7,7 +7,9 @@ go to the waiting tokens in turn, and to one token's searches in arrival order
 searches waiting, so a token that floods the queue neither delays another's search by more than a
 turn nor fills the queue for it. Each search runs in its own thread named
 `pathrag-search-<request id>`; it reports each depth, then its result or error, through an
-`asyncio.Queue`. Setting the job's `cancel` Event (client gone, time limit reached) stops the
+`asyncio.Queue`; where the answer model is asked (`answer_llm`), it writes after the search has
+given back its slot, and a streamed job gets its final paths and then its answer token by token.
+Setting the job's `cancel` Event (client gone, time limit reached) stops the
 search at its next depth, or while it still waits for a slot.
 
 While the database gate knows Neo4j is down, waiting and new searches fail at once with
@@ -24,13 +26,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from pathrag_gds.answer_llm import wants_generation
 from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError
 from pathrag_gds.api.fairq import FairSlots
 from pathrag_gds.api.interrupt import watching
 from pathrag_gds.api.requests import Effective
 from pathrag_gds.errors import QueryCancelled, QueryTimeout
-from pathrag_gds.results import PathResult
+from pathrag_gds.results import PathRagResult, PathResult
 from pathrag_gds.service import PathRag
 
 log = logging.getLogger(__name__)
@@ -158,6 +161,33 @@ class SearchRunner:
         check()
         self._slots.acquire(job.owner, check)
 
+    def _answer(self, job: SearchJob, result: PathRagResult) -> PathRagResult:
+        """The result with the answer model's answer, where it is asked for (`answer_llm`).
+
+        Runs after the search has given back its slot (the model's time is not the CPU's), with the
+        job's time limit grown by twice `answer_llm_timeout_s`. A streamed job first gets the final paths
+        (`paths`), then each piece of text as it comes (`answer_token`). Never raises for the model.
+        """
+        settings = getattr(self.service, "settings", None)  # a service without settings: no model
+        if settings is None or job.cancel.is_set() or not wants_generation(settings, job.options.generate):
+            return result
+        # the model's timeout bounds each wait and, checked between tokens, the whole answer: a wait
+        # that began just before the end may last one timeout more
+        job.deadline = max(job.deadline, time.monotonic() + 2 * settings.answer_llm_timeout_s + 1.0)
+        if job.stream:
+            job.emit("paths", result)
+
+        def on_token(token: str) -> None:
+            if not job.cancel.is_set():
+                job.emit("answer_token", token)
+
+        return self.service.answer(
+            result,
+            generate=job.options.generate,
+            on_token=on_token if job.stream else None,
+            cancel=job.cancel,
+        )
+
     def _work(self, job: SearchJob) -> None:
         outcome = "failed"
         queued = True
@@ -190,11 +220,13 @@ class SearchRunner:
                         as_of=opts.as_of,
                         mode=opts.mode,
                         weights=opts.weights,
+                        generate=False,  # the answer model is asked below, out of the slot
                     )
             finally:
                 self._slots.release()
                 with self._lock:
                     self.stats.running -= 1
+            result = self._answer(job, result)
             outcome = "completed"
             job.emit("result", result)
         except QueryCancelled as exc:

@@ -76,7 +76,8 @@ def run_bob(args: argparse.Namespace) -> int:
         )
     mode = ScoringMode(args.mode) if args.mode else service.settings.mode
     questions = suite.sets[name]
-    service.pathrag(questions[0].query, community_id=suite.community_id, mode=mode)  # warm: models load
+    # warm: models load
+    service.pathrag(questions[0].query, community_id=suite.community_id, mode=mode, generate=False)
     with progress_bar(len(questions), name, "q") as bar:
 
         def tick(_row: dict[str, Any]) -> None:

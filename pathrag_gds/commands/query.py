@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -13,6 +14,9 @@ from pathrag_gds.errors import InvalidInput
 from pathrag_gds.modes import MODES, WEIGHT_NAMES
 from pathrag_gds.results import PathRagResult, PathResult
 from pathrag_gds.scoring_mode import ScoringMode
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathrag_gds.service import PathRag
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,12 +58,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="TIMESTAMP",
         help="cite the document versions valid then (ISO 8601, e.g. 2026-01-31T12:00:00Z; default: now)",
     )
+    p.add_argument(
+        "--generate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="have the answer model (PATHRAG_ANSWER_LLM_URL) write the answer from the top paths, printed "
+        "as it is written after the paths (default: where one is configured; --no-generate: the "
+        "extractive answer)",
+    )
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the query and print a table (or JSON: the HTTP API's `QueryResponse`)."""
+    from pathrag_gds.answer_llm import wants_generation
     from pathrag_gds.config import get_settings
     from pathrag_gds.service import get_pathrag_service
     from pathrag_gds.validation import QueryLimits, check_query, default_options
@@ -71,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
     top_n = top_n if args.top_n is None else args.top_n
     seed_n = seed_n if args.seed_n is None else args.seed_n
     check_query(args.question, limits, hop_depth=hop_depth, top_n=top_n, seed_n=seed_n)
-    result = get_pathrag_service().pathrag(
+    generate = getattr(args, "generate", None)
+    service = get_pathrag_service()
+    result = service.pathrag(
         args.question,
         community_id=args.community,
         ontology_id=args.ontology,
@@ -81,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         mode=args.mode,
         as_of=args.as_of,
         weights=parse_weights(getattr(args, "weight", [])),
+        generate=generate if args.json else False,  # a table: the answer is written after the paths
     )
     if args.json:
         print(response_json(result, hop_depth=hop_depth, top_n=top_n, seed_n=seed_n))
@@ -90,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
         _clusters_table(console, args.question, result)
     else:
         _paths_table(console, args.question, result)
-    if result.answer is not None:
+    if wants_generation(settings, generate):
+        result = _written_answer(console, service, result, generate)
+    elif result.answer is not None:
         console.print(f"[bold]answer:[/bold] {result.answer.text}", highlight=False)
     t = result.timings_ms
     console.print(
@@ -100,6 +118,36 @@ def run(args: argparse.Namespace) -> int:
         + "[/dim]"
     )
     return 0
+
+
+def _written_answer(
+    console: Console, service: PathRag, result: PathRagResult, generate: bool | None
+) -> PathRagResult:
+    """Ask the answer model, printing its text as it comes; then what it cited, or why it failed."""
+    shown: list[str] = []
+
+    def on_token(token: str) -> None:
+        if not shown:
+            model = service.settings.answer_llm_model
+            console.print(f"[bold]answer[/bold] [dim](written by {model}):[/dim] ", end="")
+        shown.append(token)
+        console.print(token, end="", markup=False, highlight=False, soft_wrap=True)
+        console.file.flush()
+
+    result = service.answer(result, generate=generate, on_token=on_token)
+    answer = result.answer
+    if shown:
+        console.print()
+    if answer is None:
+        return result
+    if answer.generated:
+        cited = ", ".join(f"[{n}] {pid}" for n, pid in enumerate(answer.passages, start=1))
+        if cited:
+            console.print(f"[dim]passages: {cited}[/dim]", highlight=False)
+    else:
+        console.print(f"[yellow]no generated answer:[/yellow] {answer.reason}", highlight=False, markup=False)
+        console.print(f"[bold]answer:[/bold] {answer.text}", highlight=False)
+    return result
 
 
 def response_json(result: PathRagResult, *, hop_depth: int, top_n: int, seed_n: int) -> str:

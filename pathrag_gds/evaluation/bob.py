@@ -72,7 +72,7 @@ def run_suite(
     for q in queries:
         seeds = {"seed_ids": [intended_path(q.note)[0]]} if start_from_path else {}
         t0 = time.perf_counter()
-        result = service.pathrag(q.query, community_id=community_id, **params, **seeds)
+        result = service.pathrag(q.query, community_id=community_id, generate=False, **params, **seeds)
         wall.append((time.perf_counter() - t0) * 1000.0)
         rows.append(judge(result, q) | {"wall_ms": round(wall[-1], 1)})
         if progress is not None:

@@ -370,7 +370,7 @@ def run_questions(
         if link == "topic":
             kwargs["seed_ids"] = [tid]
         t0 = time.perf_counter()
-        result = service.pathrag(q.question, community_id=community_id, **kwargs)
+        result = service.pathrag(q.question, community_id=community_id, generate=False, **kwargs)
         latency = (time.perf_counter() - t0) * 1000.0
         j = judge(
             result,

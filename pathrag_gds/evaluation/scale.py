@@ -132,6 +132,7 @@ def run_questions(
                 max_depth=max_depth,
                 seed_ids=[q.topic_id],
                 timeout=timeout,
+                generate=False,
             )
         except QueryTimeout:
             ms = (time.perf_counter() - t0) * 1000.0

@@ -177,6 +177,7 @@ class PathRagRetriever(BaseRetriever):
             max_depth=hop_depth,
             seed_n=self.seed_n,
             mode=merged.get("mode", self.mode),
+            generate=False,  # the chain's LLM answers from these documents
         )
 
     def _get_relevant_documents(

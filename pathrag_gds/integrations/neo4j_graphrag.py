@@ -213,6 +213,7 @@ class PathRagRetriever(Retriever):
             max_depth=hop_depth if hop_depth is not None else self.hop_depth,
             seed_n=self.seed_n,
             mode=mode if mode is not None else self.mode,
+            generate=False,  # the caller's LLM answers from these records
         )
         label = self.service.settings.entity_label
         return RawSearchResult(

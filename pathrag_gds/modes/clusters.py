@@ -168,6 +168,7 @@ def run_hybrid(service: PathRag, req: ModeRequest) -> PathRagResult:
         on_depth=req.on_depth,
         cancel=req.cancel,
         timeout=req.timeout,
+        generate=False,  # the hybrid result is answered once, by the caller's `pathrag`
         as_of=req.as_of,
     )
     t0 = time.perf_counter()

@@ -136,6 +136,7 @@ def test_invoke_passes_per_call_options_over_the_retrievers_defaults(driver: neo
         "max_depth": 2,
         "seed_n": 7,
         "mode": "local",
+        "generate": False,  # the chain's own LLM answers: the server's answer model is never asked
     }
     retriever.invoke("Who owns Bob the Cat?", top_k=1, hop_depth=3, mode="naive")
     assert fake.calls[-1]["top_n"] == 1 and fake.calls[-1]["max_depth"] == 3

@@ -173,6 +173,15 @@
         const ms = Math.round(performance.now() - t0);
         if (event === "depth") {
           onDepth(data, ms);
+        } else if (event === "paths") {  // the answer model writes next (docs/http-api.md)
+          render(data.paths, null);
+          $("answer").textContent = "";
+          $("answer-line").hidden = false;
+          setStatus("streaming", "paths found; the answer model is writing…");
+        } else if (event === "answer_token") {
+          $("answer").textContent += data.token;
+        } else if (event === "answer") {  // the answer once written, or the extractive one
+          $("answer").textContent = data.answer ?? "(none)";
         } else if (event === "result") {
           onResult(data, ms);
           return;
