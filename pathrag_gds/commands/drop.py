@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
                 f"community {cid!r} was adopted from your own nodes: remove it with "
                 f"`python -m pathrag_gds adopt --community {cid} --remove` (your nodes stay as they are)"
             )
+        _check_own(cid, state[0])
         counts = community_counts(graph, cid) or {}
         rels = sum(int(n) for n in (counts.get("relationships") or {}).values())
         what = (
@@ -62,3 +63,22 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"deleted {what} ({deleted:,} entities not shared with another community){kept}")
     return 0
+
+
+def _check_own(cid: str, state: dict[str, object]) -> None:
+    """Refuse a community that pathrag_gds did not load: a Thalabus one shares its labels.
+
+    Raises:
+        InvalidInput: the community is tied to a Thalabus ontology, was adopted from, or names no
+            ontology that pathrag_gds wrote.
+    """
+    from pathrag_gds.errors import InvalidInput
+
+    if state["thalabus"] or state["adopted_by"] or not state["pathrag_ontology"]:
+        adopted = state["adopted_by"]
+        via = f" (adopted as {', '.join(map(str, adopted))})" if isinstance(adopted, list) and adopted else ""
+        raise InvalidInput(
+            f"community {cid!r} was not loaded by pathrag_gds{via}: it looks like your own graph (a "
+            "Thalabus community, or one with no ontology pathrag_gds wrote), and drop deletes only "
+            "what pathrag_gds loaded; remove an adoption of it with `adopt --community ID --remove`"
+        )
