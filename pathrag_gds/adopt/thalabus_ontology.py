@@ -43,6 +43,7 @@ from pathrag_gds.ontology import Ontology
 
 _SOURCE_WORDS = frozenset({"SOURCE", "FROM", "DOMAIN", "HEAD", "SUBJECT", "START", "SRC"})
 _TARGET_WORDS = frozenset({"TARGET", "TO", "RANGE", "TAIL", "OBJECT", "END", "DST", "DEST"})
+_NAMED_BY = {"ontology_id": "the community's ontology_id", "--ontology": "--ontology"}
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,9 @@ def read_declared(graph: Graph, source: str, links: OntologyLinks, source_label:
             }
     via = sorted({v for r in rows for v in r["via"]})
     type_via = sorted({v for _, t in ets + rts for v in t["via"]} - {"ontology_id"})
-    ways = [f"(:Community){v}(:Ontology)" if v[0] in "-<" else f"the community's {v}" for v in via]
+    ways = [
+        f"(:Community){v}(:Ontology)" if v.startswith(("-[", "<-[")) else _NAMED_BY.get(v, v) for v in via
+    ]
     kinds = "(:EntityOntology|RelationshipOntology)"
     type_ways = [f"(:Ontology)-[:{'|'.join(type_via)}]-{kinds}"] if type_via else []
     if any("ontology_id" in t["via"] for _, t in ets + rts):
@@ -204,7 +207,13 @@ def _named(found: Mapping[str, int], source_rel: str, target_rel: str) -> tuple[
             )
         return tokens[0]
 
-    return one(source_rel, "--source-rel"), one(target_rel, "--target-rel")
+    pick = one(source_rel, "--source-rel"), one(target_rel, "--target-rel")
+    if pick[0] == pick[1]:
+        raise InvalidInput(
+            f"--source-rel and --target-rel name the same relationships ({_arrow(pick[0])}): the ends "
+            "must be told apart by their type or their direction"
+        )
+    return pick
 
 
 def _infer(
