@@ -13,8 +13,9 @@ pathrag_gds's seed was written for, keeps (the shape `adopt --thalabus` reads; d
                                                      entity_source_labels, entity_target_labels})
     (:Entity)-[:MENTIONED_IN]->(:Chunk {text})
 
-The ontology is found through any relationship from the community (or its `ontology_id`), and its
-types through any relationship to the ontology (or their `ontology_id`). The graph's relation types
+How the ontology is linked (the relationship types above, the relation types' ends) is read from
+the graph, or narrowed by options (:mod:`pathrag_gds.adopt.thalabus_ontology`). A community that
+pathrag_gds loaded or adopted is refused as a source. The graph's relation types
 are the whitelist, as in Thalabus: a relationship of another type (a structural `CONTAINS`) is not
 mirrored. Phrases come from the type names (:func:`~pathrag_gds.adopt.ontology.derive_phrases`)
 unless the graph stores them.

@@ -4,7 +4,8 @@ Without `--yes` it only says what would be deleted. Deleted: the community, its 
 another community shares stays), their relationships, the chunks and documents only it cites, its
 clusters and, unless `--keep-ontology` or another community uses it, its ontology. A load that did
 not complete is discarded first. An adopted community is removed with `adopt --community ID
---remove` (your own nodes stay); the tuned models in `models/tuned-<community>/` stay on disk.
+--remove` (your own nodes stay); a community pathrag_gds did not load (a Thalabus one, which shares
+the `Community` label) is refused; the tuned models in `models/tuned-<community>/` stay on disk.
 
 Example:
     python -m pathrag_gds drop --community scratch          # what would be deleted
