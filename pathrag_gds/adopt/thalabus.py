@@ -186,7 +186,7 @@ def _check_source(graph: Graph, source: str) -> None:
     Both use the `Community` label Thalabus uses: adopting one would copy pathrag_gds's own copies.
     """
     state = graph.read("adopt_state", community_id=source)
-    if not state or state[0]["thalabus"]:
+    if not state or state[0]["thalabus"] or state[0]["thalabus_ontology"]:
         return
     if state[0]["labels"] is not None:
         raise InvalidInput(

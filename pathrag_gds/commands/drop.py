@@ -75,11 +75,12 @@ def _check_own(cid: str, state: dict[str, object]) -> None:
     """
     from pathrag_gds.errors import InvalidInput
 
-    if state["thalabus"] or state["adopted_by"] or not state["pathrag_ontology"]:
-        adopted = state["adopted_by"]
+    adopted = state["adopted_by"]
+    if state["thalabus"] or state["thalabus_ontology"] or adopted or not state["pathrag_ontology"]:
         via = f" (adopted as {', '.join(map(str, adopted))})" if isinstance(adopted, list) and adopted else ""
         raise InvalidInput(
-            f"community {cid!r} was not loaded by pathrag_gds{via}: it looks like your own graph (a "
-            "Thalabus community, or one with no ontology pathrag_gds wrote), and drop deletes only "
-            "what pathrag_gds loaded; remove an adoption of it with `adopt --community ID --remove`"
+            f"community {cid!r} was not loaded by pathrag_gds alone{via}: it is tied to a Thalabus "
+            "ontology (EntityOntology / RelationshipOntology nodes) or names no ontology pathrag_gds "
+            "wrote, so it may be your own graph, and drop deletes only what pathrag_gds loaded; "
+            "remove an adoption of it with `adopt --community ID --remove`"
         )

@@ -127,7 +127,7 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
     assert theirs and all(i.startswith(f"{prefix}_") and not i.startswith(community) for i in theirs), theirs
 
     refused = (
-        (("drop", "--community", prefix, "--yes"), "was not loaded by pathrag_gds (adopted as"),
+        (("drop", "--community", prefix, "--yes"), "was not loaded by pathrag_gds alone (adopted as"),
         (("drop", "--community", community, "--yes"), "was adopted from your own nodes"),
         (("adopt", "--community", f"{prefix}_x", "--thalabus", own), "is a community pathrag_gds loaded"),
         (("adopt", "--community", f"{prefix}_x", "--thalabus", community), "is a community adopt made"),
@@ -143,10 +143,11 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
     assert _dump_community(graph, own) == before_own
 
 
-def test_dropping_a_community_whose_ontology_id_is_thalabuss_leaves_the_thalabus_ontology(
+def test_deleting_a_community_whose_ontology_id_is_thalabuss_leaves_the_thalabus_ontology(
     thalabus: tuple[str, str], graph: Graph
 ) -> None:
-    """pathrag_gds's load merges onto an `Ontology` of the same id; dropping it takes only its types."""
+    """pathrag_gds's load merges onto an `Ontology` of the same id; `drop` refuses that community (it
+    cannot tell whose it is), and deleting it takes only pathrag_gds's types off the Thalabus node."""
     prefix, _ = thalabus
     before = thalabus_graph.dump(graph, prefix)
     cid = f"{prefix}_own"
@@ -157,8 +158,9 @@ def test_dropping_a_community_whose_ontology_id_is_thalabuss_leaves_the_thalabus
         assert thalabus_graph.dump(graph, prefix) != before  # its types hang on the Thalabus node
         code, out, err = _cli("adopt", "--community", f"{prefix}_paths", "--thalabus", prefix, "--dry-run")
         assert code == 0 and "4 entity type(s), 6 relation type(s)" in out, out + err  # not the people's
-        code, out, err = _cli("drop", "--community", cid, "--yes")
-        assert code == 0, out + err
+        code, out, err = _cli("drop", "--community", cid, "--yes")  # whose is it? not only pathrag_gds's
+        assert code == 2 and "it is tied to a Thalabus ontology" in err, out + err
+        delete_community(graph, cid, drop_ontology=True)  # as a reload or a library caller does
         assert thalabus_graph.dump(graph, prefix) == before
     finally:
         delete_community(graph, cid, drop_ontology=True)
