@@ -30,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `drop`."""
+    from pathrag_gds.adopt.owner import check_own
     from pathrag_gds.config import get_settings
     from pathrag_gds.datasets.loader import community_counts, delete_community
     from pathrag_gds.errors import InvalidInput
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 f"community {cid!r} was adopted from your own nodes: remove it with "
                 f"`python -m pathrag_gds adopt --community {cid} --remove` (your nodes stay as they are)"
             )
-        _check_own(cid, state[0])
+        check_own(graph, cid, "drop")
         counts = community_counts(graph, cid) or {}
         rels = sum(int(n) for n in (counts.get("relationships") or {}).values())
         what = (
@@ -64,23 +65,3 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"deleted {what} ({deleted:,} entities not shared with another community){kept}")
     return 0
-
-
-def _check_own(cid: str, state: dict[str, object]) -> None:
-    """Refuse a community that pathrag_gds did not load: a Thalabus one shares its labels.
-
-    Raises:
-        InvalidInput: the community is tied to a Thalabus ontology, was adopted from, or names no
-            ontology that pathrag_gds wrote.
-    """
-    from pathrag_gds.errors import InvalidInput
-
-    adopted = state["adopted_by"]
-    if state["thalabus"] or state["thalabus_ontology"] or adopted or not state["pathrag_ontology"]:
-        via = f" (adopted as {', '.join(map(str, adopted))})" if isinstance(adopted, list) and adopted else ""
-        raise InvalidInput(
-            f"community {cid!r} was not loaded by pathrag_gds alone{via}: it is tied to a Thalabus "
-            "ontology (EntityOntology / RelationshipOntology nodes) or names no ontology pathrag_gds "
-            "wrote, so it may be your own graph, and drop deletes only what pathrag_gds loaded; "
-            "remove an adoption of it with `adopt --community ID --remove`"
-        )

@@ -7,7 +7,9 @@ pathrag_gds loaded and indexed (and the story graph `DefaultCommunity_FictionalS
 it has a Bob and a Jane too). Checked: queries on each return only its own entities; `adopt`,
 `index` and `adopt --remove` leave both the Thalabus graph and pathrag_gds's community exactly as
 they were (every node's labels and properties, every relationship touching one); pathrag_gds's
-commands refuse what is not theirs. Ids start with `adopttest_` (the database is shared).
+commands refuse what is not theirs (`drop`, `index --community`, `--thalabus` of its own), and
+`index` of every community passes Thalabus's entities over (their `embedding` is their own). Ids
+start with `adopttest_` (the database is shared).
 """
 
 from __future__ import annotations
@@ -126,16 +128,30 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
     theirs = _ids(svc.pathrag("Who owns Bob?", community_id=prefix))  # searched as a loaded one
     assert theirs and all(i.startswith(f"{prefix}_") and not i.startswith(community) for i in theirs), theirs
 
+    tied = "Thalabus ontology (EntityOntology / RelationshipOntology nodes); it was adopted from"
     refused = (
-        (("drop", "--community", prefix, "--yes"), "was not loaded by pathrag_gds alone (adopted as"),
+        (("drop", "--community", prefix, "--yes"), f"{tied} (as {community})"),
         (("drop", "--community", community, "--yes"), "was adopted from your own nodes"),
         (("adopt", "--community", f"{prefix}_x", "--thalabus", own), "is a community pathrag_gds loaded"),
         (("adopt", "--community", f"{prefix}_x", "--thalabus", community), "is a community adopt made"),
         (("adopt", "--community", prefix, "--remove"), "was loaded, not adopted"),
+        (("index", "--community", prefix, "--force"), "pathrag_gds does not index it"),
     )
     for args, says in refused:
         code, out, err = _cli(*args)
         assert code == 2 and says in err, (args, out, err)
+
+    s = graph.settings  # `index` of every community: one page from the test's ids on, forced
+    page = graph.read(
+        "index_pending_all",
+        after=prefix,
+        limit=100,
+        force=True,
+        entity_label=s.entity_label,
+        embedding_key=s.embedding_property,
+    )
+    ids = {r["id"] for r in page if r["id"].startswith(prefix)}
+    assert ids and all(i.startswith(f"{community}:") for i in ids), ids  # the copies, not Thalabus's
 
     code, out, err = _cli("adopt", "--community", community, "--remove")
     assert code == 0, out + err
