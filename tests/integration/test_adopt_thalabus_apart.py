@@ -136,6 +136,7 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
         (("adopt", "--community", f"{prefix}_x", "--thalabus", community), "is a community adopt made"),
         (("adopt", "--community", prefix, "--remove"), "was loaded, not adopted"),
         (("index", "--community", prefix, "--force"), "pathrag_gds does not index it"),
+        (("communities", "--community", prefix), "pathrag_gds does not cluster it"),
     )
     for args, says in refused:
         code, out, err = _cli(*args)
