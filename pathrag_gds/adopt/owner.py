@@ -19,8 +19,12 @@ from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph
 
 
-def foreign_reason(state: Mapping[str, Any]) -> str | None:
-    """Why the community of an `adopt_state` row may be the user's own graph; None: pathrag_gds's."""
+def foreign_reason(state: Mapping[str, Any], *, tied_only: bool = False) -> str | None:
+    """Why the community of an `adopt_state` row may be the user's own graph; None: pathrag_gds's.
+
+    `tied_only`: only a tie to a Thalabus ontology or an adoption from it counts (a load that has
+    not written its ontology yet names none).
+    """
     if state["labels"] is not None:
         return None  # adopted: pathrag_gds's copies
     adopted = state["adopted_by"] or []
@@ -29,12 +33,12 @@ def foreign_reason(state: Mapping[str, Any]) -> str | None:
         reasons.append("it is tied to a Thalabus ontology (EntityOntology / RelationshipOntology nodes)")
     if adopted:
         reasons.append(f"it was adopted from (as {', '.join(map(str, adopted))})")
-    if not reasons and not state["pathrag_ontology"]:
+    if not reasons and not tied_only and not state["pathrag_ontology"]:
         reasons.append("its ontology_id names no ontology pathrag_gds wrote")
     return "; ".join(reasons) or None
 
 
-def check_own(graph: Graph, community_id: str, action: str) -> None:
+def check_own(graph: Graph, community_id: str, action: str, *, tied_only: bool = False) -> None:
     """Refuse to `action` a community that may be the user's own graph (see :func:`foreign_reason`).
 
     A community that does not exist passes (the caller says what that means).
@@ -43,7 +47,7 @@ def check_own(graph: Graph, community_id: str, action: str) -> None:
         InvalidInput: the community may be the user's: the message says why.
     """
     state = graph.read("adopt_state", community_id=community_id)
-    reason = foreign_reason(state[0]) if state else None
+    reason = foreign_reason(state[0], tied_only=tied_only) if state else None
     if reason:
         raise InvalidInput(
             f"community {community_id!r} was not loaded by pathrag_gds alone: {reason}, so it may be your "

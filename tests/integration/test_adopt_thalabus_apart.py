@@ -19,6 +19,7 @@ import dataclasses
 import io
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -102,9 +103,15 @@ def thalabus(graph: Graph) -> Iterator[tuple[str, str]]:
 
 
 def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_were(
-    thalabus: tuple[str, str], graph: Graph, settings: Settings, people_community: PeopleFactory
+    thalabus: tuple[str, str],
+    graph: Graph,
+    settings: Settings,
+    people_community: PeopleFactory,
+    tmp_path: Path,
 ) -> None:
     prefix, community = thalabus
+    triples = tmp_path / "people.tsv"
+    triples.write_text(generate(seed=5, scale=0.02).tsv(), encoding="utf-8")
     own = people_community("adopttest_apart_people", seed=5, scale=0.02)
     assert _cli("index", "--community", own)[0] == 0
     before_own, before_thal = _dump_community(graph, own), thalabus_graph.dump(graph, prefix)
@@ -137,6 +144,20 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
         (("adopt", "--community", prefix, "--remove"), "was loaded, not adopted"),
         (("index", "--community", prefix, "--force"), "pathrag_gds does not index it"),
         (("communities", "--community", prefix), "pathrag_gds does not cluster it"),
+        (
+            (
+                "load",
+                "triples",
+                str(triples),
+                "--format",
+                "tsv",
+                "--ontology",
+                str(PEOPLE_ONTOLOGY),
+                "--community",
+                prefix,
+            ),
+            "pathrag_gds does not load into it",
+        ),
     )
     for args, says in refused:
         code, out, err = _cli(*args)
