@@ -280,11 +280,18 @@ def index_entities(
 ) -> IndexReport:
     """Embed the missing embeddings, then create the vector index and wait for it (the `index` command).
 
+    Never the entities of a community pathrag_gds did not load (a Thalabus one, whose `embedding` is
+    its own model's): `community` naming one is refused, and without `community` they are passed over.
+
     `limit`: embed at most about this many entities (whole pages; a sample, to measure the rate on a
     large graph); the rest keeps waiting for the next run.
     """
     if limit is not None and limit < 0:
         raise InvalidInput(f"the limit must be 0 or more entities (got {limit})")
+    if community is not None:
+        from pathrag_gds.adopt.owner import check_own
+
+        check_own(graph, community, "index")  # a Thalabus community's `embedding` is its own model's
     t0 = time.perf_counter()
     pages = None if limit is None else -(-limit // max(batch_size, 1))
     report = embed_entities(

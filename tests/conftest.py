@@ -13,18 +13,24 @@ Tests share the server with other developers: they create only uniquely named da
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pathrag_testutil import run_cli
+from pathrag_testutil import PeopleFactory, run_cli
 
 from pathrag_gds import localdb
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.bob_suite import DATA
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
+from pathrag_gds.datasets.loader import GraphLoader, delete_community
+from pathrag_gds.datasets.ontology_files import read_ontology
+from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
+from pathrag_gds.datasets.triples import read_triples_text
 from pathrag_gds.graph import Graph
 
 DOCKER_IMAGE = "neo4j:5.26"
@@ -125,3 +131,28 @@ def demo_clusters(demo_community: str) -> dict[str, Any]:
     assert status == 0, out.getvalue()
     report: dict[str, Any] = json.loads(out.getvalue())
     return report
+
+
+@pytest.fixture(scope="module")
+def people_community(graph: Graph) -> Iterator[PeopleFactory]:
+    """A factory: `people_community("test_info", seed=5, scale=0.02)` loads a small generated people
+    world (the `people` ontology under an id of its own) as the community `<prefix>_<random hex>`,
+    not indexed, and returns that id. Every community it loaded is deleted with its ontology when
+    the test module ends (a no-op for one the test deleted itself). Module-scoped, so that a
+    module-scoped fixture can load once for all its tests; a function-scoped fixture may call it too.
+    """
+    made: list[str] = []
+
+    def make(prefix: str, *, seed: int = 3, scale: float = 0.05) -> str:
+        cid = f"{prefix}_{uuid.uuid4().hex[:10]}"
+        onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
+        tf = read_triples_text(generate(seed=seed, scale=scale).tsv(), "tsv", onto, cid)
+        made.append(cid)
+        GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
+        return cid
+
+    try:
+        yield make
+    finally:
+        for cid in made:
+            delete_community(graph, cid, drop_ontology=True)

@@ -6,10 +6,14 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from pathrag_gds.config import ROOT_DIR
+
+#: The `people_community` fixture (tests/conftest.py): `make(prefix, seed=..., scale=...)` loads a
+#: small generated people world under an id of its own and returns that id.
+PeopleFactory = Callable[..., str]
 
 #: Environment variables that point a client at a Neo4j server (cleared to test the local one).
 CLIENT_VARS = ("NEO4J_URI", "NEO4J_USER", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")

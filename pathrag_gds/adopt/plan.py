@@ -47,6 +47,8 @@ class AdoptPlan:
     ontology_note: str = ""
     #: relationship types between adopted nodes that the graph's own ontology does not declare
     undeclared_types: Counter[str] = field(default_factory=Counter)
+    #: how the graph's own ontology was read (the relationships it was reached through)
+    ontology_notes: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """What adopting adds, for `--dry-run` and the report."""
@@ -79,6 +81,7 @@ class AdoptPlan:
             + (f", {self.ontology_note}" if self.ontology_note else "")
             + ":",
         ]
+        out.extend(f"    {note}" for note in self.ontology_notes)
         for rt in self.ontology.relation_types:
             ends = f"{'/'.join(rt.source_labels) or 'any'} -> {'/'.join(rt.target_labels) or 'any'}"
             out.append(

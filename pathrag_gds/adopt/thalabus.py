@@ -13,8 +13,9 @@ pathrag_gds's seed was written for, keeps (the shape `adopt --thalabus` reads; d
                                                      entity_source_labels, entity_target_labels})
     (:Entity)-[:MENTIONED_IN]->(:Chunk {text})
 
-The ontology is found through any relationship from the community (or its `ontology_id`), and its
-types through any relationship to the ontology (or their `ontology_id`). The graph's relation types
+How the ontology is linked (the relationship types above, the relation types' ends) is read from
+the graph, or narrowed by options (:mod:`pathrag_gds.adopt.thalabus_ontology`). A community that
+pathrag_gds loaded or adopted is refused as a source. The graph's relation types
 are the whitelist, as in Thalabus: a relationship of another type (a structural `CONTAINS`) is not
 mirrored. Phrases come from the type names (:func:`~pathrag_gds.adopt.ontology.derive_phrases`)
 unless the graph stores them.
@@ -33,13 +34,12 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from pathrag_gds.adopt.ontology import derive_phrases, infer_ontology
 from pathrag_gds.adopt.plan import AdoptPlan, check_adoptable, own_labels, read_chunks, read_relationships
 from pathrag_gds.adopt.reader import NodeReader
-from pathrag_gds.adopt.values import clean
+from pathrag_gds.adopt.thalabus_ontology import Declared, OntologyLinks, read_declared, resolve_ends
 from pathrag_gds.datasets.rows import Dataset
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.graph import Graph, quote_identifier
@@ -54,43 +54,6 @@ CONSOLIDATED = "_consolidated"
 RESERVED_LABELS = frozenset({"Entity", "Ontology", "EntityOntology", "RelationshipOntology", "Community"})
 #: The relationship between an entity and the chunks that mention it (`--chunk-rel` overrides it).
 CHUNK_REL = "MENTIONED_IN"
-
-
-@dataclass(frozen=True)
-class Declared:
-    """What a graph's own ontology says of its types."""
-
-    #: the ontology nodes read
-    ids: tuple[str, ...]
-    #: label -> description
-    entity_types: dict[str, str] = field(default_factory=dict)
-    #: type -> {description, source: [labels], target: [labels], phrase, inverse_phrase} (all optional)
-    relation_types: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-
-def read_declared(graph: Graph, source: str) -> Declared | None:
-    """The ontology stored for the Thalabus community `source`, or None when it names none."""
-    rows = graph.read("adopt_thalabus_ontology", extra={"source_label": COMMUNITY_LABEL}, source=source)
-    if not rows:
-        return None
-    entity_types: dict[str, str] = {}
-    relation_types: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        for et in row["entity_types"]:
-            if et.get("label"):
-                desc = et.get("entity_description") or et.get("description") or ""
-                entity_types[str(et["label"])] = clean(str(desc))
-        for rt in row["relation_types"]:
-            name = rt.get("label") or rt.get("type")
-            if name:
-                relation_types[str(name)] = {
-                    "description": clean(str(rt.get("entity_description") or rt.get("description") or "")),
-                    "source": [str(x) for x in rt.get("entity_source_labels") or []],
-                    "target": [str(x) for x in rt.get("entity_target_labels") or []],
-                    "phrase": rt.get("phrase"),
-                    "inverse_phrase": rt.get("inverse_phrase"),
-                }
-    return Declared(tuple(str(r["id"]) for r in rows), entity_types, relation_types)
 
 
 def with_declared(inferred: Ontology, declared: Declared) -> Ontology:
@@ -121,7 +84,14 @@ def with_declared(inferred: Ontology, declared: Declared) -> Ontology:
     return Ontology(inferred.id, entity_types, tuple(relation_types))
 
 
-def plan_thalabus(graph: Graph, community_id: str, source: str, *, chunk_rel: str | None = None) -> AdoptPlan:
+def plan_thalabus(
+    graph: Graph,
+    community_id: str,
+    source: str,
+    *,
+    chunk_rel: str | None = None,
+    links: OntologyLinks | None = None,
+) -> AdoptPlan:
     """Read the entities the Thalabus community `source` aggregates, and their ontology; write nothing.
 
     Args:
@@ -130,10 +100,14 @@ def plan_thalabus(graph: Graph, community_id: str, source: str, *, chunk_rel: st
         source: the id of the Thalabus `(:Community)`.
         chunk_rel: the relationship type between an entity and its chunks (default
             `MENTIONED_IN`, when the graph has it).
+        links: how to reach the ontology (default: read from the graph;
+            :mod:`pathrag_gds.adopt.thalabus_ontology`).
 
     Raises:
         InvalidInput: `community_id` is `source` or a loaded community, no such Thalabus community
-            (or it aggregates nothing but pathrag_gds's copies), or a `chunk_rel` the graph lacks.
+            (or it aggregates nothing but pathrag_gds's copies), `source` is a community
+            pathrag_gds loaded or adopted, a `chunk_rel` the graph lacks, or `links` naming an
+            ontology or relationship type the graph does not have there.
     """
     s = graph.settings
     if community_id == source:
@@ -142,6 +116,8 @@ def plan_thalabus(graph: Graph, community_id: str, source: str, *, chunk_rel: st
             f"its own, e.g. --community {source}_paths"
         )
     check_adoptable(graph, community_id)
+    _check_source(graph, source)
+    links = links or OntologyLinks()
     types = graph.schema()["types"]
     if chunk_rel is not None:
         quote_identifier(chunk_rel)
@@ -150,7 +126,7 @@ def plan_thalabus(graph: Graph, community_id: str, source: str, *, chunk_rel: st
                 f"no relationship has type {chunk_rel!r}: check --chunk-rel (types are case-sensitive)"
             )
     chunk_rel = chunk_rel or (CHUNK_REL if CHUNK_REL in types else None)
-    declared = read_declared(graph, source)
+    declared = read_declared(graph, source, links, COMMUNITY_LABEL)
     reader = NodeReader(
         community_id,
         not_types=set(RESERVED_LABELS) | own_labels(s),
@@ -177,24 +153,48 @@ def plan_thalabus(graph: Graph, community_id: str, source: str, *, chunk_rel: st
         )
     read_relationships(graph, reader)
     ontology = infer_ontology(f"adopted:{community_id}", reader.types, reader.relations)
+    notes: tuple[str, ...] = ()
     if declared:
+        declared = resolve_ends(declared, ontology, links)
         ontology = with_declared(ontology, declared)
         note = f"descriptions and relation ends from your graph's ontology {', '.join(declared.ids)}"
+        notes = declared.read_through
     else:
         note = "no ontology of yours found for it: inferred from the graph"
-    links = [{"id": eid, "element_id": element_id} for element_id, eid in reader.ids.items()]
+    node_links = [{"id": eid, "element_id": element_id} for element_id, eid in reader.ids.items()]
     plan = AdoptPlan(
         community_id,
         (),
         (),
         ontology,
         Dataset(ontology, community_id, reader.entities, reader.rels),
-        links,
+        node_links,
         reader.skipped,
         chunk_rel,
         source=source,
         ontology_note=note,
         undeclared_types=reader.undeclared,
+        ontology_notes=notes,
     )
     read_chunks(graph, plan, reader.ids)
     return plan
+
+
+def _check_source(graph: Graph, source: str) -> None:
+    """Refuse as a Thalabus source a community that pathrag_gds adopted or loaded itself.
+
+    Both use the `Community` label Thalabus uses: adopting one would copy pathrag_gds's own copies.
+    """
+    state = graph.read("adopt_state", community_id=source)
+    if not state or state[0]["thalabus"] or state[0]["thalabus_ontology"]:
+        return
+    if state[0]["labels"] is not None:
+        raise InvalidInput(
+            f"--thalabus {source!r} is a community adopt made: query it as it is "
+            f"(--community {source}), or name the Thalabus community it was adopted from"
+        )
+    if state[0]["pathrag_ontology"]:
+        raise InvalidInput(
+            f"--thalabus {source!r} is a community pathrag_gds loaded (its ontology is pathrag_gds's): "
+            f"query it as it is (--community {source}); --thalabus takes a community Thalabus wrote"
+        )

@@ -93,12 +93,16 @@ def build_clusters(
     Raises:
         SchemaError: the community does not exist, or the server has no GDS.
         LoadConflict: a load of the community has not completed (its entities would be clustered).
-        InvalidInput: it has no entities, or no cluster reaches `PATHRAG_CLUSTER_MIN_SIZE` entities.
+        InvalidInput: it has no entities, no cluster reaches `PATHRAG_CLUSTER_MIN_SIZE` entities, or
+            it is a community pathrag_gds did not load alone (a Thalabus one).
     """
     s = graph.settings
     t0 = time.perf_counter()
     if not graph.read("load_community_exists", community_id=community):
         raise SchemaError(f"no community {community!r} in the database: load it first or fix --community")
+    from pathrag_gds.adopt.owner import check_own
+
+    check_own(graph, community, "cluster")  # clusters tie MEMBER_OF edges to its entities
     info = read_graph_info(graph, s)
     refuse_open_load(community_state(info, community), s.load_stale_s, "communities")
     if not int(info.communities.get(community, {}).get("size") or 0):

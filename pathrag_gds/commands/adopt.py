@@ -48,6 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "(name, description, attributes), the ontology the graph stores for it and the chunks that "
         "mention them (MENTIONED_IN, or --chunk-rel); --community must be another id",
     )
+    _thalabus_ontology_options(p)
     p.add_argument("--key", default=None, help="a property that identifies a node (default: its element id)")
     p.add_argument("--name-property", default=None, help="the property holding a node's name (default: name)")
     p.add_argument(
@@ -70,6 +71,44 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
+def _thalabus_ontology_options(p: argparse.ArgumentParser) -> None:
+    """`--thalabus`: the relationships its ontology is read through (default: as found in the graph)."""
+    g = p.add_argument_group(
+        "--thalabus ontology (default: read from the graph; `--dry-run` says what was found)"
+    )
+    g.add_argument(
+        "--ontology",
+        default=None,
+        metavar="ID",
+        help="the id of the (:Ontology) to read, for a community that does not point to its own",
+    )
+    g.add_argument(
+        "--ontology-rel",
+        default=None,
+        metavar="TYPE",
+        help="only this relationship type between the community and its ontology (Thalabus: BASED_ON)",
+    )
+    g.add_argument(
+        "--type-rel",
+        default=None,
+        metavar="TYPE",
+        help="only this relationship type between the ontology and its EntityOntology / "
+        "RelationshipOntology nodes (Thalabus: CONTAINS)",
+    )
+    g.add_argument(
+        "--source-rel",
+        default=None,
+        metavar="TYPE",
+        help="read a relation type's ends from its relationships to EntityOntology nodes: this one "
+        "leads to the source type (with --target-rel; default: entity_source_labels, else as found)",
+    )
+    g.add_argument("--target-rel", default=None, metavar="TYPE", help="... and this one to the target type")
+
+
+#: The options that only `--thalabus` reads.
+THALABUS_ONLY = ("ontology", "ontology_rel", "type_rel", "source_rel", "target_rel")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `adopt`."""
     from pathrag_gds.adopt import adopt, remove_adoption
@@ -80,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     settings = get_settings()
     with Graph.connect(settings) as graph:
         if args.remove:
-            if args.label or args.with_label or args.lightrag or args.thalabus or args.dry_run:
+            others = [getattr(args, name) for name in THALABUS_ONLY]
+            if args.label or args.with_label or args.lightrag or args.thalabus or args.dry_run or any(others):
                 raise InvalidInput("--remove takes only --community: adopt --community ID --remove")
             deleted = remove_adoption(graph, args.community)
             print(
@@ -114,8 +154,13 @@ def run(args: argparse.Namespace) -> int:
 def _plan(graph: Graph, args: argparse.Namespace) -> AdoptPlan:
     """The plan the options ask for: a Thalabus community, a LightRAG workspace, or labels."""
     from pathrag_gds.adopt import LIGHTRAG_RENAME, LIGHTRAG_SKIP, plan_adoption, plan_thalabus
+    from pathrag_gds.adopt.thalabus_ontology import OntologyLinks
     from pathrag_gds.errors import InvalidInput
 
+    if not args.thalabus:
+        given = [f"--{name.replace('_', '-')}" for name in THALABUS_ONLY if getattr(args, name)]
+        if given:
+            raise InvalidInput(f"{' '.join(given)} go(es) with --thalabus COMMUNITY")
     if args.thalabus:
         names = ("label", "with_label", "lightrag", "key", "name_property", "description_property")
         given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name)]
@@ -123,7 +168,8 @@ def _plan(graph: Graph, args: argparse.Namespace) -> AdoptPlan:
             raise InvalidInput(
                 f"--thalabus reads its entities, names and descriptions itself: drop {' '.join(given)}"
             )
-        return plan_thalabus(graph, args.community, args.thalabus, chunk_rel=args.chunk_rel)
+        links = OntologyLinks(*(getattr(args, name) for name in THALABUS_ONLY))
+        return plan_thalabus(graph, args.community, args.thalabus, chunk_rel=args.chunk_rel, links=links)
     preset: dict[str, Any] = {}
     if args.lightrag:
         if args.label:

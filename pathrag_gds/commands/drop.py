@@ -4,7 +4,8 @@ Without `--yes` it only says what would be deleted. Deleted: the community, its 
 another community shares stays), their relationships, the chunks and documents only it cites, its
 clusters and, unless `--keep-ontology` or another community uses it, its ontology. A load that did
 not complete is discarded first. An adopted community is removed with `adopt --community ID
---remove` (your own nodes stay); the tuned models in `models/tuned-<community>/` stay on disk.
+--remove` (your own nodes stay); a community pathrag_gds did not load (a Thalabus one, which shares
+the `Community` label) is refused; the tuned models in `models/tuned-<community>/` stay on disk.
 
 Example:
     python -m pathrag_gds drop --community scratch          # what would be deleted
@@ -29,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run `drop`."""
+    from pathrag_gds.adopt.owner import check_own
     from pathrag_gds.config import get_settings
     from pathrag_gds.datasets.loader import community_counts, delete_community
     from pathrag_gds.errors import InvalidInput
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 f"community {cid!r} was adopted from your own nodes: remove it with "
                 f"`python -m pathrag_gds adopt --community {cid} --remove` (your nodes stay as they are)"
             )
+        check_own(graph, cid, "drop")
         counts = community_counts(graph, cid) or {}
         rels = sum(int(n) for n in (counts.get("relationships") or {}).values())
         what = (

@@ -133,7 +133,11 @@ def begin_load(graph: Graph, community_id: str, digest: str, stale_s: float) -> 
 
     Raises:
         LoadConflict: another load of other data is running, or one started meanwhile.
+        InvalidInput: the community is tied to a Thalabus ontology (the user's graph).
     """
+    from pathrag_gds.adopt.owner import check_own
+
+    check_own(graph, community_id, "load into", tied_only=True)  # a Thalabus community is the user's
     state = read_state(graph, community_id)
     begin = plan_begin(state, digest, stale_s)
     expected = state.loading if state is not None else None

@@ -4,25 +4,20 @@ seeds of a few steps each, averaged into one model (a soup) or kept as an ensemb
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from pathrag_testutil import PeopleFactory
 
 from pathrag_gds.chain_model import ChainScorer, chain_model_dir
 from pathrag_gds.config import Settings
-from pathrag_gds.datasets.loader import GraphLoader, delete_community
 from pathrag_gds.datasets.ontology_files import read_ontology
-from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
-from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY
 from pathrag_gds.errors import ModelError
-from pathrag_gds.graph import Graph
 from pathrag_gds.search.near import ANSWER_CLASSES, WINDOW_CLASSES
 from pathrag_gds.search.schema import schema_chain_texts
 from pathrag_gds.training.chain_pool import rebuild_pool
@@ -32,14 +27,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.torch, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def community(graph: Graph) -> Iterator[str]:
-    cid = f"test_chain_tune_{uuid.uuid4().hex[:10]}"
-    world = generate(seed=3, scale=0.05)
-    onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
-    tf = read_triples_text(world.tsv(), "tsv", onto, cid)
-    GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
-    yield cid
-    delete_community(graph, cid, drop_ontology=True)
+def community(people_community: PeopleFactory) -> str:
+    return people_community("test_chain_tune", seed=3, scale=0.05)
 
 
 def test_tune_trains_an_ensemble_of_seeds_for_a_step_budget(community: str, tmp_path: Path) -> None:

@@ -4,30 +4,21 @@ community gets an error that says where to look."""
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
-from collections.abc import Iterator
 
 import pytest
+from pathrag_testutil import PeopleFactory
 
 from pathrag_gds import cli
-from pathrag_gds.datasets.loader import GraphLoader, community_counts, delete_community
-from pathrag_gds.datasets.ontology_files import read_ontology
-from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
-from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.datasets.loader import community_counts
 from pathrag_gds.graph import Graph
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def community(graph: Graph) -> Iterator[str]:
-    cid = f"test_drop_{uuid.uuid4().hex[:10]}"
-    onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
-    tf = read_triples_text(generate(seed=5, scale=0.02).tsv(), "tsv", onto, cid)
-    GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
-    yield cid
-    delete_community(graph, cid, drop_ontology=True)  # a no-op once the test dropped it
+def community(people_community: PeopleFactory) -> str:
+    return people_community("test_drop", seed=5, scale=0.02)
 
 
 def test_drop_says_what_it_would_delete_and_deletes_only_with_yes(

@@ -4,7 +4,6 @@ needs `index`, and the error for a community that does not exist."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 import uuid
@@ -12,27 +11,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pathrag_testutil import PeopleFactory
 
 from pathrag_gds import cli
 from pathrag_gds.chain_model import chain_model_dir
 from pathrag_gds.config import Settings, reset_settings
-from pathrag_gds.datasets.loader import GraphLoader, community_counts, delete_community
-from pathrag_gds.datasets.ontology_files import read_ontology
-from pathrag_gds.datasets.people import PEOPLE_ONTOLOGY, generate
-from pathrag_gds.datasets.triples import read_triples_text
+from pathrag_gds.datasets.loader import community_counts
 from pathrag_gds.graph import Graph
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def community(graph: Graph) -> Iterator[str]:
-    cid = f"test_info_{uuid.uuid4().hex[:10]}"
-    onto = dataclasses.replace(read_ontology(PEOPLE_ONTOLOGY), id=f"{cid}_onto")
-    tf = read_triples_text(generate(seed=5, scale=0.02).tsv(), "tsv", onto, cid)
-    GraphLoader(graph, batch_size=500, progress=False).load(tf.dataset)
-    yield cid
-    delete_community(graph, cid, drop_ontology=True)
+def community(people_community: PeopleFactory) -> str:
+    return people_community("test_info", seed=5, scale=0.02)
 
 
 @pytest.fixture

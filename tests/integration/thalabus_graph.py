@@ -62,16 +62,34 @@ CHUNKS = [
 
 BUILD = """
 CREATE (c:Community {id: $p, created_at: 1733400000})
-CREATE (o:Ontology {id: $p + '_onto', name: 'Fictional stories'})
-CREATE (c)-[:BASED_ON]->(o)
+CREATE (o:Ontology {id: $onto, name: 'Fictional stories'})
+WITH c, o
+CALL (c, o) {
+  WITH c, o WHERE $ontology_rel IS NOT NULL
+  CALL apoc.create.relationship(c, $ontology_rel, {}, o) YIELD rel
+  RETURN count(rel) AS linked
+}
 WITH c, o
 UNWIND $types AS t
-CREATE (o)-[:CONTAINS]->(:EntityOntology {id: $p + '_et_' + t.label, label: t.label,
-                                          entity_description: t.description})
+CREATE (et:EntityOntology {id: $p + '_et_' + t.label, label: t.label, entity_description: t.description})
+WITH c, o, et
+CALL apoc.create.relationship(o, $type_rel, {}, et) YIELD rel
 WITH DISTINCT c, o
 UNWIND $rel_types AS t
-CREATE (o)-[:CONTAINS]->(:RelationshipOntology {id: $p + '_rt_' + t.label, label: t.label,
-       entity_description: t.description, entity_source_labels: t.source, entity_target_labels: t.target})
+CREATE (rt:RelationshipOntology {id: $p + '_rt_' + t.label, label: t.label,
+       entity_description: t.description})
+SET rt += CASE WHEN $end_rels IS NULL
+               THEN {entity_source_labels: t.source, entity_target_labels: t.target} ELSE {} END
+WITH c, o, rt, t
+CALL apoc.create.relationship(o, $type_rel, {}, rt) YIELD rel
+WITH c, rt, t
+CALL (rt, t) {
+  UNWIND CASE WHEN $end_rels IS NULL THEN [] ELSE
+         [s IN t.source | [$end_rels[0], s]] + [g IN t.target | [$end_rels[1], g]] END AS e
+  MATCH (et:EntityOntology {id: $p + '_et_' + e[1]})
+  CALL apoc.create.relationship(rt, e[0], {}, et) YIELD rel
+  RETURN count(rel) AS ends
+}
 WITH DISTINCT c
 UNWIND $entities AS e
 CREATE (n:Entity {id: $p + '_' + e.key})
@@ -93,13 +111,30 @@ CREATE (e)-[:MENTIONED_IN]->(k)
 """
 
 
-def build(graph: Graph, prefix: str) -> None:
-    """Write the graph; every id starts with `prefix`."""
+def build(
+    graph: Graph,
+    prefix: str,
+    *,
+    ontology_rel: str | None = "BASED_ON",
+    type_rel: str = "CONTAINS",
+    end_rels: tuple[str, str] | None = None,
+    ontology_id: str | None = None,
+    embedding_dim: int = 8,
+) -> None:
+    """Write the graph; every id starts with `prefix` (the ontology's too, unless `ontology_id`).
+
+    As Thalabus writes it by default; the options vary how its ontology is linked, to test that
+    adopt reads the links from the graph: `ontology_rel` joins the community to its ontology
+    (None: nothing does), `type_rel` the ontology to its type nodes, `end_rels` (source, target):
+    the relation types' ends as relationships from each RelationshipOntology to EntityOntology
+    nodes instead of the `entity_source_labels` / `entity_target_labels` properties.
+    `embedding_dim`: the length of Thalabus's own embeddings (384: pathrag_gds's index takes them).
+    """
     entities = []
     for key, type_, name, desc, attrs in ENTITIES:
         props: dict[str, Any] = {"name_consolidated": name, "description_consolidated": desc}
         props |= {f"{k}_consolidated": v for k, v in attrs.items()}
-        props |= {"name": key, "embedding": [0.25] * 8, "updated_at": 1733400000}  # Thalabus's own
+        props |= {"name": key, "embedding": [0.25] * embedding_dim, "updated_at": 1733400000}  # Thalabus's
         entities.append({"key": key, "type": type_, "props": props})
     rels = [
         {"source": s, "type": t, "target": o, "props": {f"{k}_consolidated": v for k, v in a.items()}}
@@ -110,6 +145,10 @@ def build(graph: Graph, prefix: str) -> None:
         s.run(
             BUILD,
             p=prefix,
+            onto=ontology_id or f"{prefix}_onto",
+            ontology_rel=ontology_rel,
+            type_rel=type_rel,
+            end_rels=list(end_rels) if end_rels else None,
             types=[{"label": label, "description": d} for label, d in ENTITY_TYPES],
             rel_types=[
                 {"label": label, "description": d, "source": src, "target": tgt}

@@ -119,3 +119,37 @@ def test_the_graphs_declared_ontology_gives_descriptions_ends_and_phrases_where_
         "Who an event involves.",
     )
     assert involve.target_labels == ("animal", "person")
+
+
+def test_a_relation_types_ends_are_told_apart_by_option_name_direction_or_the_observed_ends() -> None:
+    from pathrag_gds.adopt.thalabus_ontology import Declared, OntologyLinks, resolve_ends
+    from pathrag_gds.errors import InvalidInput
+    from pathrag_gds.ontology import Ontology, RelationType
+
+    def declared(*ends: tuple[str, bool, str]) -> Declared:
+        links = [{"type": t, "out": out, "label": label} for t, out, label in ends]
+        d = {"description": "", "source": [], "target": [], "phrase": None, "inverse_phrase": None}
+        return Declared(("o",), {}, {"owns": {**d, "ends": links}})
+
+    observed = Ontology("adopted:x", (), (RelationType("owns", "owns", "", "", ("person",), ("animal",)),))
+    none = OntologyLinks()
+
+    def ends(d: Declared, links: OntologyLinks = none) -> tuple[list[str], list[str], str]:
+        got = resolve_ends(d, observed, links)
+        rt = got.relation_types["owns"]
+        return rt["source"], rt["target"], got.read_through[-1]
+
+    by_name = declared(("TO_TYPE", True, "animal"), ("FROM_TYPE", True, "person"))
+    assert ends(by_name)[:2] == (["person"], ["animal"]) and "told by their names" in ends(by_name)[2]
+    one_type = declared(("LINK", False, "person"), ("LINK", True, "animal"))  # (person)->(owns)->(animal)
+    assert ends(one_type)[:2] == (["person"], ["animal"]) and "their direction" in ends(one_type)[2]
+    unnamed = declared(("B", True, "animal"), ("A", True, "person"))
+    assert ends(unnamed)[:2] == (["person"], ["animal"]) and "observed" in ends(unnamed)[2]
+    assert ends(unnamed, OntologyLinks(source_rel="B", target_rel="A"))[:2] == (["animal"], ["person"])
+    same = declared(("A", True, "person"), ("A", True, "animal"))
+    assert ends(same)[:2] == ([], []) and "do not say which end is the source" in ends(same)[2]
+    found = r"no C relationship .* joined by -\[:A\]-> \(1\), -\[:B\]-> \(1\)"
+    with pytest.raises(InvalidInput, match=found):
+        resolve_ends(unnamed, observed, OntologyLinks(source_rel="C", target_rel="A"))
+    with pytest.raises(InvalidInput, match="go together"):
+        OntologyLinks(source_rel="A").check()
