@@ -85,6 +85,9 @@ class Ontology:
     #: True when built from the database's labels and types because no ontology was stored.
     inferred: bool = False
     _by_type: dict[str, RelationType] = field(default_factory=dict, compare=False, repr=False)
+    #: texts read from this ontology alone, kept with it (`search.schema.chain_text`: every query
+    #: plans over the same chains, so their texts are written once per ontology, not per query)
+    texts: dict[object, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._by_type.update({r.type: r for r in self.relation_types})

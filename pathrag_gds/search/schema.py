@@ -137,9 +137,14 @@ def chain_text(ontology: Ontology, chain: TypedChain) -> str:
         >>> chain_text(described, chain)
         'the movie that was directed by the person that directed X (Its director. Its director.)'
     """
+    kept = ontology.texts.get(chain)
+    if kept is not None:
+        return kept
     text = chain_phrase(ontology, chain)
     notes = [d for d in (ontology.relation(t).description for t, _ in reversed(chain.steps)) if d]
-    return f"{text} ({' '.join(notes)})" if notes else text
+    text = f"{text} ({' '.join(notes)})" if notes else text
+    ontology.texts[chain] = text
+    return text
 
 
 def schema_chains(ontology: Ontology, label: str, max_depth: int, limit: int = 20000) -> list[TypedChain]:

@@ -626,3 +626,15 @@ def test_a_declared_pool_needs_its_encodings_and_sets_the_planning_depth(tmp_pat
     (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     pooled = ChainScorer(folder)
     assert pooled.pool == {"X itself", "the city that X was born in"} and pooled.plan_depth == 4
+
+
+def test_chain_texts_are_written_once_per_ontology_and_never_shared_between_two() -> None:
+    from pathrag_gds.ontology import RelationType
+
+    chain = TypedChain((("owns", "in"),), ("Animal", "Person"))
+    one = Ontology("a", relation_types=(RelationType("owns", "owns", "is owned by"),))
+    other = Ontology("b", relation_types=(RelationType("owns", "keeps", "is kept by"),))
+    first = chain_text(one, chain)
+    assert chain_text(one, chain) is first  # kept with the ontology
+    assert one.texts[chain] == first == "the person that owns X"
+    assert chain_text(other, chain) == "the person that keeps X"  # its own words, not the other's
