@@ -23,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 
-from pathrag_gds.backend.text_cache import TextVectorCache
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
@@ -135,8 +134,6 @@ class ChainScorer:
             raise ModelError(f"the chain model in {model_dir} cannot be used: {exc}") from exc
         self._cache: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
-        #: the questions and their windows, encoded once (a question asked again reads no model)
-        self._asked = TextVectorCache(self.embedder.encode)
         self._load_vectors(model_dir / CHAIN_VECTORS)
         #: the texts of the chains the graph held at tune time (`tune --chain-pool`), planned alone and
         #: to `plan_depth` hops; None: every chain of the schema, to `max_depth`
@@ -263,7 +260,7 @@ class ChainScorer:
 
     def encode_question(self, masked_question: str) -> np.ndarray:
         """The question's vector (mask the topic as `X` first, as training did)."""
-        return np.asarray(self._asked.vectors([masked_question])[0])
+        return self.embedder.encode_question(masked_question)
 
     def chain_vectors(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of chain texts, encoded once per scorer and then cached."""
@@ -359,7 +356,8 @@ class ChainScorer:
         """Texts -> their best cosine per window class; the windows encoded once here (None: none)."""
         if not windows:
             return None
-        spans = self._asked.vectors([t for t, _ in windows])
+        # the windows encoded once per embedder (a question asked again reads no model)
+        spans = self.embedder.encode_asked([t for t, _ in windows])
         classes = [c for _, c in windows]
         return lambda texts: window_features(self.chain_vectors(texts) @ spans.T, classes, n_classes)
 

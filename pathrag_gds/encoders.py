@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +42,7 @@ from pathrag_gds.backend.model_folder import (
 )
 from pathrag_gds.backend.pooling import PoolingConfig, l2_normalize, pool
 from pathrag_gds.backend.session import clear_sessions, get_session
+from pathrag_gds.backend.text_cache import TextVectorCache
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput, ModelError
 from pathrag_gds.locations import find_model
@@ -137,8 +137,8 @@ class Embedder:
             raise ModelError(
                 f"{self.model_path} lacks inputs {sorted(missing)}: re-export it ({EXPORT_HINT})"
             )
-        self._questions: OrderedDict[str, F32Array] = OrderedDict()
-        self._questions_lock = threading.Lock()
+        #: questions and their parts, encoded once (:meth:`encode_question`, :meth:`encode_asked`)
+        self.asked = TextVectorCache(lambda texts: self.encode(texts), maxsize=QUESTION_CACHE)
         out_dim = self.session.get_outputs()[0].shape[-1]
         if isinstance(out_dim, int) and out_dim != self.dim:
             raise ModelError(
@@ -247,24 +247,18 @@ class Embedder:
         return out
 
     def encode_question(self, question: str) -> F32Array:
-        """`encode([question])[0]`, computed once for the last :data:`QUESTION_CACHE` questions.
+        """`encode([question])[0]`, computed once for the last :data:`QUESTION_CACHE` texts asked.
 
         A query reads its question's vector in more than one place (the seeds and the expansion's
         pre-sort in Neo4j, the bi-encoder's scores): with one embedder they share one encoding.
         The vector is read-only.
         """
-        with self._questions_lock:
-            cached = self._questions.get(question)
-            if cached is not None:
-                self._questions.move_to_end(question)
-                return cached
-        vec: F32Array = self.encode([question])[0]
-        vec.flags.writeable = False
-        with self._questions_lock:
-            self._questions[question] = vec
-            while len(self._questions) > QUESTION_CACHE:
-                self._questions.popitem(last=False)
+        vec: F32Array = self.asked.vector(question)
         return vec
+
+    def encode_asked(self, texts: Sequence[str]) -> F32Array:
+        """`encode(texts)` for texts read from questions (windows, clauses), kept as questions are."""
+        return self.asked.vectors(texts)
 
     def __repr__(self) -> str:
         return (
@@ -273,8 +267,9 @@ class Embedder:
         )
 
 
-#: Question encodings an embedder keeps (:meth:`Embedder.encode_question`).
-QUESTION_CACHE = 256
+#: Question-side encodings an embedder keeps (:meth:`Embedder.encode_question`, `encode_asked`):
+#: a question and its ~20 windows each, 384 float32 a text, 6 MB at most.
+QUESTION_CACHE = 4096
 
 _embedders: dict[tuple[str, str, int], Embedder] = {}
 _embedders_lock = threading.Lock()

@@ -134,7 +134,8 @@ class PathRag:
             from pathrag_gds.scoring import text_encoder
 
             texts = text_encoder(self.settings)
-        return infer_intent(query, ontology, self.embedder, entities, texts=texts)
+        # the question's own texts through the embedder's table of asked texts (bounded)
+        return infer_intent(query, ontology, self.embedder.asked, entities, texts=texts)
 
     @property
     def scorer(self) -> PathScorers:

@@ -56,8 +56,23 @@ class TextVectorCache:
         """Texts kept now."""
         return len(self._table)
 
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """:meth:`vectors`, under the name encoders use (so the table stands in for one)."""
+        return self.vectors(texts)
+
+    def vector(self, text: str) -> np.ndarray:
+        """The kept vector of one text (read-only, shared by every caller)."""
+        return self._kept([text])[text]
+
     def vectors(self, texts: Sequence[str]) -> np.ndarray:
         """The vectors of `texts` (float32, one row each, in order), encoding only the ones not kept."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        found = self._kept(texts)
+        return np.stack([found[t] for t in texts])
+
+    def _kept(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Text -> its read-only vector, for each distinct text; the missing ones encoded in one call."""
         found: dict[str, np.ndarray] = {}
         with self._lock:
             for t in texts:
@@ -77,6 +92,4 @@ class TextVectorCache:
                     self._table.move_to_end(t)
                 while len(self._table) > self.maxsize:
                     self._table.popitem(last=False)
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.stack([found[t] for t in texts])
+        return found

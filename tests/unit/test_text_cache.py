@@ -77,3 +77,11 @@ def test_threads_asking_at_once_get_the_same_vectors() -> None:
     for got in out:
         np.testing.assert_array_equal(got, enc(texts))
     assert len(cache) == 40
+
+
+def test_one_kept_vector_is_shared_read_only() -> None:
+    cache = TextVectorCache(Counting())
+    v = cache.vector("abc")
+    assert cache.vector("abc") is v
+    with pytest.raises(ValueError):
+        v[0] = 1.0
