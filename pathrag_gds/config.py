@@ -184,6 +184,10 @@ class SearchSettings(BaseModel):
     #: In the top-N, a detour past an answer (out and back along one relationship type to a sibling,
     #: showing the scores nothing new) ranks just below that answer (`beam.detour_caps`).
     demote_detours: bool = True
+    #: The top-N holds distinct evidence: a path and its own extension or prefix (a 0-hop seed on
+    #: it) count once unless it adds an answer no higher path has (`beam.distinct_top`); false: the
+    #: best N paths by score, as before.
+    distinct_evidence: bool = True
     min_score: float = 0.10
     mode: ScoringMode = ScoringMode.OPTION_D
     weight_rerank: float = 1.0
