@@ -162,6 +162,9 @@ class DocumentSettings(BaseModel):
     #: Seed the search from the chunk vector index too: entities mentioned by the question's nearest
     #: chunks join the entity seeds (at most this many more; 0: entity seeds only, the default).
     chunk_seed_n: int = Field(0, ge=0, le=500)
+    #: Source passages a path cites per entity on it, ranked by how well they support the path for
+    #: the question (`support.rank_passages`); twice as many per entity are read to rank from.
+    sources_per_entity: int = Field(2, ge=1, le=20)
 
 
 class SearchSettings(BaseModel):

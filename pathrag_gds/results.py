@@ -165,7 +165,7 @@ class PathRagResult(BaseModel):
     @property
     def answer(self) -> Answer | None:
         """The extractive answer: the best path's answer, the path in words, a supporting sentence."""
-        return extractive_answer(self.paths, self.clusters)
+        return extractive_answer(self.paths, self.clusters, self.query)
 
     @property
     def best(self) -> PathResult | None:
