@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pathrag_gds.paths import Edge, Path, canonical_key
@@ -207,14 +207,19 @@ def overlaps(a: Path, b: Path) -> bool:
 
 
 def distinct_top(
-    ranked: Sequence[ScoredPath], n: int, answer_of: Callable[[Path], str | None]
+    ranked: Sequence[ScoredPath],
+    n: int,
+    answer_of: Callable[[Path], str | None],
+    named: Collection[str] = (),
 ) -> list[ScoredPath]:
     """The best `n` paths of distinct evidence, in rank order.
 
     A path that overlaps one already chosen (:func:`overlaps`: it extends it, or it is a prefix of
     it, a 0-hop seed on it) is left out unless its answer (`answer_of`; None: it has none, e.g. the
-    entity the question names) is one no chosen path has: a path and its own extension count once
-    unless the extension adds an answer. The best path is always first; the rest keep their order.
+    entity the question names) is one no chosen path has, or it reaches an entity the question
+    names (`named`) that none of the chosen paths it overlaps holds: a path and its own extension count
+    once unless the extension adds an answer or ties in more of the question. The best path is
+    always first; the rest keep their order.
 
     Example:
         >>> ab, bc = Edge("r", "a", "b", "out"), Edge("s", "b", "c", "out")
@@ -226,6 +231,8 @@ def distinct_top(
         ['b', 'c']
         >>> [s.path.end for s in distinct_top([one, two, seed], 5, lambda p: "b")]
         ['b']
+        >>> [s.path.end for s in distinct_top([one, two, seed], 5, lambda p: "b", named={"c"})]
+        ['b', 'c']
     """
     chosen: list[ScoredPath] = []
     answers: set[str] = set()
@@ -233,8 +240,11 @@ def distinct_top(
         if len(chosen) >= n:
             break
         answer = answer_of(s.path)
-        if any(overlaps(s.path, c.path) for c in chosen) and (answer is None or answer in answers):
-            continue
+        over = [c for c in chosen if overlaps(s.path, c.path)]
+        if over and (answer is None or answer in answers):
+            mine = set(named).intersection(s.path.node_ids)
+            if not (mine and all(mine - set(c.path.node_ids) for c in over)):
+                continue
         chosen.append(s)
         if answer is not None:
             answers.add(answer)
@@ -300,12 +310,14 @@ class Candidates:
         *,
         demote_detours: bool = False,
         answer_of: Callable[[Path], str | None] | None = None,
+        named: Collection[str] = (),
     ) -> list[ScoredPath]:
         """The best `n` paths, optionally without those whose model score is under `min_score`.
 
         With `demote_detours`, a detour past an answer ranks just below it (:func:`detour_caps`); its
         `parts` then hold the lowered `final` and `detour` 1.0. With `answer_of` (a path's answer,
-        None when it has none), the paths are of distinct evidence (:func:`distinct_top`).
+        None when it has none), the paths are of distinct evidence (:func:`distinct_top`; `named`:
+        the entities the question names).
         """
         best = self.by_key()
         caps = detour_caps(best) if demote_detours else {}
@@ -317,4 +329,4 @@ class Candidates:
                 s = replace(s, score=caps[s.key], parts={**s.parts, "final": caps[s.key], "detour": 1.0})
             items.append(s)
         ranked = _sort_desc(items)
-        return ranked[:n] if answer_of is None else distinct_top(ranked, n, answer_of)
+        return ranked[:n] if answer_of is None else distinct_top(ranked, n, answer_of, named)

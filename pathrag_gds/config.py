@@ -188,8 +188,8 @@ class SearchSettings(BaseModel):
     #: showing the scores nothing new) ranks just below that answer (`beam.detour_caps`).
     demote_detours: bool = True
     #: The top-N holds distinct evidence: a path and its own extension or prefix (a 0-hop seed on
-    #: it) count once unless it adds an answer no higher path has (`beam.distinct_top`); false: the
-    #: best N paths by score, as before.
+    #: it) count once unless it adds an answer no higher path has, or an entity the question names
+    #: (`beam.distinct_top`); false: the best N paths by score, as before.
     distinct_evidence: bool = True
     min_score: float = 0.10
     mode: ScoringMode = ScoringMode.OPTION_D

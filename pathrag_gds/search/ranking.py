@@ -297,13 +297,19 @@ class Ranker:
         """The best `n` candidates over `min_score`, detours past an answer ranked just below it.
 
         With `distinct_evidence`, a path and its own extension or prefix count once unless it adds
-        an answer (:func:`~pathrag_gds.beam.distinct_top`, each path's answer :func:`path_answer`).
+        an answer or an entity the question names (:func:`~pathrag_gds.beam.distinct_top`, each
+        path's answer :func:`path_answer`).
         """
         s = self.settings
         answer_of = (lambda p: path_answer(ctx, p)) if s.distinct_evidence else None
+        named = ctx.named | (set(ctx.intent.named) if ctx.intent is not None else set())
         with ctx.timed("prune"):
             return candidates.top(
-                n, min_score=s.min_score, demote_detours=s.demote_detours, answer_of=answer_of
+                n,
+                min_score=s.min_score,
+                demote_detours=s.demote_detours,
+                answer_of=answer_of,
+                named=named,
             )
 
 

@@ -73,6 +73,21 @@ def test_the_top_n_holds_distinct_evidence_and_the_old_one_stays_available() -> 
     assert top(False) == [OWNED, WITH_CUP, WITH_MOTHER, SEED_BOB]
 
 
+def test_an_extension_to_an_entity_the_question_names_is_more_evidence() -> None:
+    """'Who owns Bob, the cat Martha's child has?': Jane's path on to Martha ties in the question."""
+    ctx = _ctx()
+    ctx.named.add("martha")
+    answer_jane = {"martha": None}
+    ranked = _candidates().top(10)
+
+    def answer(p: Path) -> str | None:
+        return answer_jane.get(p.end, "jane")
+
+    kept = [x.path for x in distinct_top(ranked, 5, answer, named=ctx.named)]
+    assert WITH_MOTHER in kept and WITH_CUP not in kept
+    assert WITH_MOTHER not in [x.path for x in distinct_top(ranked, 5, answer)]
+
+
 def test_the_best_path_is_always_first_and_n_is_kept() -> None:
     ranked = _candidates().top(10)
     assert distinct_top(ranked, 1, lambda p: None) == ranked[:1]
