@@ -60,6 +60,7 @@ def _from_path(p: PathResult, question: str) -> Answer:
         [(e.source, e.type, e.target) for e in p.edges],
         cand.id if cand is not None else None,
         [w for n in p.nodes for w in attribute_words(n.attributes)],
+        [w for e in p.edges for w in attribute_words(e.attributes)],
     )
     found = supporting_sentence(claim, [ch.text for ch in p.sources])
     best = (found[0], p.sources[found[1]].id) if found else None

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from pathrag_gds.intent.lexicon import STOP_WORDS
 from pathrag_gds.intent.text import stems
 from pathrag_gds.scoring_terms import question_words
 from pathrag_gds.sentences import split_sentences
@@ -73,6 +74,7 @@ class PathClaim:
         hops: Iterable[tuple[str, str, str]],
         answer: str | None,
         described: Iterable[str] = (),
+        facts: Iterable[str] = (),
     ) -> PathClaim:
         """The claim of a path.
 
@@ -83,6 +85,8 @@ class PathClaim:
             answer: the answer entity's id.
             described: what the entities' attributes say ("cat" of `species: cat`): words that
                 describe an entity say nothing of a hop, so they count for no support.
+            facts: what the hops' attributes say ("vegetable patch" of `spot: vegetable patch`):
+                their words count for support, as the question's and the relation types' do.
         """
         patterns = {}
         for eid, phrases in names.items():
@@ -92,10 +96,12 @@ class PathClaim:
         hop_list = list(hops)
         mentions = tuple(p for phrases in names.values() for p in phrases if p)
         words = set(question_words(question, mentions)) if question else set()
-        for _, rel, _ in hop_list:
-            words.update(w for w in stems(rel.replace("_", " ")) if len(w) > 2)
+        for text in (*(rel.replace("_", " ") for _, rel, _ in hop_list), *facts):
+            words.update(stems(text))
         words.difference_update(w for text in (*mentions, *described) for w in stems(text))
-        return cls(patterns, tuple((a, b) for a, _, b in hop_list), answer, frozenset(words))
+        words.difference_update(STOP_WORDS)
+        kept = frozenset(w for w in words if len(w) > 2 and not w.isdigit())
+        return cls(patterns, tuple((a, b) for a, _, b in hop_list), answer, kept)
 
     def named(self, text: str) -> set[str]:
         """Ids of the path's entities the text names."""
@@ -158,29 +164,32 @@ def rank_passages(claim: PathClaim, passages: Sequence[T], text_of: Callable[[T]
 def supporting_sentence(claim: PathClaim, texts: Sequence[str]) -> tuple[str, int] | None:
     """The sentence that best supports the claim about the answer, and the index of its text.
 
-    It must name the answer and, when the path has hops, an entity the answer is related to on the
-    path (a hop of the answer stated in it) and share a word with the question or the relation
-    types (two names in one sentence alone do not make a fact: "Jane's friend Lily came for tea,
-    and Bob stayed at home" says nothing of who owns Bob); a 0-hop path's sentence must name its
-    entity and share a word with the question when it has any. Among those: the most hops stated,
-    then the most words shared, then the shortest. None when no sentence qualifies.
+    It must name the answer, and then, for a path with hops, more than the answer: another entity
+    of the path and a word of the question, the relation types or the hops' attributes; or two
+    other entities of the path. Two names alone do not make a fact ("Jane's
+    friend Lily came for tea, and Bob stayed at home" says nothing of who owns Bob), nor does a
+    sentence that names only the answer ("After breakfast Jane left her cup of milk on the table").
+    A 0-hop path's sentence must share a word with the question when it has any. Among those: the
+    most hops of the answer stated, then the most entities named, then the most words shared,
+    then the shortest. None when no sentence qualifies.
     """
     answer = claim.answer
     if answer is None:
         return None
-    own = [h for h in claim.hops if answer in h]
-    best: tuple[tuple[int, int, int], str, int] | None = None
+    best: tuple[tuple[int, int, int, int], str, int] | None = None
     for i, text in enumerate(texts):
         for sentence in split_sentences(text):
             named = claim.named(sentence)
             if answer not in named:
                 continue
-            if own and not any(a in named and b in named for a, b in own):
+            others, shared = len(named) - 1, claim.shared(sentence)
+            if claim.hops:
+                if not ((others and shared) or others >= 2):
+                    continue
+            elif claim.words and not shared:
                 continue
-            shared = claim.shared(sentence)
-            if (claim.hops and not own) or (claim.words and not shared):
-                continue
-            key = (claim.stated(named), shared, -len(sentence))
+            hops = sum(1 for a, b in claim.hops if answer in (a, b) and a in named and b in named)
+            key = (hops, others, shared, -len(sentence))
             if best is None or key > best[0]:
                 best = (key, sentence, i)
     return None if best is None else (best[1], best[2])

@@ -79,6 +79,7 @@ def _path_sources(
         [(e.source_id, e.type, e.target_id) for e in p.edges],
         answer,
         [w for n in p.node_ids if n in ents for w in attribute_words(ents[n].attributes)],
+        [w for e in p.edges for w in attribute_words(e.attributes)],
     )
     return rank_passages(claim, found, lambda ch: ch.text)
 

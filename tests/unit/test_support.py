@@ -47,3 +47,18 @@ def test_aliases_name_an_entity_and_a_0_hop_quote_shares_the_question_words() ->
     assert supporting_sentence(eat, ["She named him Bob."]) is None
     assert supporting_sentence(eat, ["She named him Bob.", "Bob likes tuna."]) == ("Bob likes tuna.", 1)
     assert supporting_sentence(PathClaim.of("q", {}, [], None), ["Bob."]) is None
+
+
+def test_words_alone_do_not_make_a_quote_but_the_hops_attributes_count() -> None:
+    hops = [("enc", "takes_place", "garden")]
+    names = {"enc": ("Unexpected encounter",), "garden": ("Garden",), "bob": ("Bob",)}
+    claim = PathClaim.of("Where did Bob first meet Joy?", names, hops, "garden", facts=["vegetable patch"])
+    words_only = "One afternoon Bob's friend Joy was digging in the vegetable patch of the garden."
+    assert supporting_sentence(
+        PathClaim.of("Where did Bob first meet Joy?", names, hops, "garden"), [words_only]
+    )
+    assert "patch" in claim.words and "s" not in claim.words
+    alone = PathClaim.of(
+        "Where did Bob first meet Joy?", {k: v for k, v in names.items() if k != "bob"}, hops, "garden"
+    )
+    assert supporting_sentence(alone, [words_only]) is None, "the answer and question words only"
