@@ -3,19 +3,23 @@
 It is the default, and the fallback of a generated answer (`pathrag_gds.answer_llm`).
 
 From the #1 path: its first answer candidate, the path in words (the first part of its text, the
-chain in the ontology's phrases), and the sentence of its source passages that names most of the
-path's entities (the answer counts twice). Without paths (the global mode), the best cluster: its
+chain in the ontology's phrases), and a sentence of its source passages that supports the claim
+(:func:`~pathrag_gds.support.supporting_sentence`: it names the answer and an entity the answer is
+related to on the path; the most hops stated, then the words of the question and the relation
+types); no quote when no sentence does. Without paths (the global mode), the best cluster: its
 title and the start of its summary.
 
 Example:
-    >>> from pathrag_gds.results import AnswerCandidate, NodeOut, PathResult, SourceChunk
+    >>> from pathrag_gds.results import AnswerCandidate, EdgeOut, NodeOut, PathResult, SourceChunk
     >>> p = PathResult(rank=1, score=1.0, depth=1, key="k", text="Bob is owned by Jane. ||| ...",
-    ...     path_context=["Bob <- owns <- Jane"], edges=[],
+    ...     path_context=["Bob <- owns <- Jane"],
     ...     nodes=[NodeOut(id="b", name="Bob", labels=[]), NodeOut(id="j", name="Jane", labels=[])],
     ...     answer_candidates=[AnswerCandidate(id="j", name="Jane", labels=["Person"])],
-    ...     sources=[SourceChunk(id="c", text="It rained. Jane named him Bob.", entity_id="j")])
-    >>> extractive_answer([p], []).text
-    'Jane. Bob is owned by Jane. As the text has it: "Jane named him Bob."'
+    ...     edges=[EdgeOut(type="owns", source="j", target="b", direction="in")],
+    ...     sources=[SourceChunk(id="c", text="Jane had milk. Jane has owned Bob for years.",
+    ...         entity_id="j")])
+    >>> extractive_answer([p], [], "Who owns Bob?").text
+    'Jane. Bob is owned by Jane. As the text has it: "Jane has owned Bob for years."'
 """
 
 from __future__ import annotations
@@ -25,13 +29,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from pathrag_gds.sentences import clip, name_matcher, scored_sentences, split_sentences
+from pathrag_gds.sentences import clip, split_sentences
+from pathrag_gds.support import PathClaim, attribute_words, entity_names, supporting_sentence
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathrag_gds.results import ClusterResult, PathResult
-
-#: Weight of the answer entity against the path's other entities when choosing the sentence.
-ANSWER_WEIGHT = 2.0
 
 
 class Answer(BaseModel):
@@ -68,14 +70,18 @@ def _path_words(p: PathResult) -> str:
     return words or " ; ".join(p.path_context) or (p.nodes[0].name if p.nodes else "")
 
 
-def _from_path(p: PathResult) -> Answer:
+def _from_path(p: PathResult, question: str) -> Answer:
     cand = p.answer_candidates[0] if p.answer_candidates else None
-    weights = {n.id: 1.0 for n in p.nodes}
-    if cand is not None:
-        weights[cand.id] = ANSWER_WEIGHT
-    named = name_matcher({n.id: n.name for n in p.nodes})
-    found = [(s, score, ch.id) for ch in p.sources for s, score in scored_sentences(ch.text, named, weights)]
-    best = max(found, key=lambda x: (x[1], -len(x[0])), default=None)
+    claim = PathClaim.of(
+        question,
+        {n.id: entity_names(n.name, n.attributes) for n in p.nodes},
+        [(e.source, e.type, e.target) for e in p.edges],
+        cand.id if cand is not None else None,
+        [w for n in p.nodes for w in attribute_words(n.attributes)],
+        [w for e in p.edges for w in attribute_words(e.attributes)],
+    )
+    found = supporting_sentence(claim, [ch.text for ch in p.sources])
+    best = (found[0], p.sources[found[1]].id) if found else None
     sentence = clip(best[0]) if best else None
     words = _path_words(p)
     head = f"{cand.name}. " if cand is not None else ""
@@ -85,7 +91,7 @@ def _from_path(p: PathResult) -> Answer:
         entity=cand.name if cand else None,
         path=words,
         sentence=sentence,
-        source_id=best[2] if best else None,
+        source_id=best[1] if best else None,
     )
 
 
@@ -100,10 +106,15 @@ def _from_cluster(c: ClusterResult) -> Answer:
     )
 
 
-def extractive_answer(paths: Sequence[PathResult], clusters: Sequence[ClusterResult]) -> Answer | None:
-    """The answer of a result (see the module docstring); None when it holds neither paths nor clusters."""
+def extractive_answer(
+    paths: Sequence[PathResult], clusters: Sequence[ClusterResult], question: str = ""
+) -> Answer | None:
+    """The answer of a result (see the module docstring); None when it holds neither paths nor clusters.
+
+    `question`: its words break ties between sentences that support the claim equally.
+    """
     if paths:
-        return _from_path(paths[0])
+        return _from_path(paths[0], question)
     if clusters:
         return _from_cluster(clusters[0])
     return None

@@ -207,7 +207,7 @@ def generate_answer(
         on_token: called with each piece of text as it arrives (before the answer is known to be whole).
         cancel: set it to stop reading (the extractive answer is then given).
     """
-    extractive = extractive_answer(result.paths, result.clusters)
+    extractive = extractive_answer(result.paths, result.clusters, result.query)
     if extractive is None:
         return None
     model = settings.answer_llm_model

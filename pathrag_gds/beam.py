@@ -5,6 +5,8 @@
 - best score per key across depths (`Candidates`); in the final top-N a detour past an answer
   (out to a shared neighbour and back along one relationship type) ranks just below that answer
   when it adds nothing the scores can see (:func:`detour_caps`);
+- distinct evidence in the top-N: a path and its own extension (or prefix) count once unless it
+  adds an answer the list does not have yet (:func:`distinct_top`);
 - the two scoring modes: Option D (raw scores) and A3 (min-max within the depth, minus a depth penalty).
 
 Example:
@@ -17,7 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pathrag_gds.paths import Edge, Path, canonical_key
@@ -185,6 +187,70 @@ def detour_caps(
     return caps
 
 
+def overlaps(a: Path, b: Path) -> bool:
+    """Does one path show every fact of the other (its relationships; a 0-hop path: its entity)?
+
+    A path and its own extension or prefix overlap, whichever way they were walked; two paths that
+    share a relationship but each state one the other does not, do not.
+
+    Example:
+        >>> ab, bc = Edge("r", "a", "b", "out"), Edge("s", "b", "c", "out")
+        >>> p1, p2, p0 = Path(("a", "b"), (ab,)), Path(("a", "b", "c"), (ab, bc)), Path(("c",))
+        >>> overlaps(p1, p2), overlaps(p2, p1), overlaps(p0, p2), overlaps(Path(("b", "c"), (bc,)), p1)
+        (True, True, True, False)
+    """
+    if not a.edges or not b.edges:
+        small, big = (a, b) if not a.edges else (b, a)
+        return small.start in big.node_ids
+    ka, kb = set(a.edge_keys), set(b.edge_keys)
+    return ka <= kb or kb <= ka
+
+
+def distinct_top(
+    ranked: Sequence[ScoredPath],
+    n: int,
+    answer_of: Callable[[Path], str | None],
+    named: Collection[str] = (),
+) -> list[ScoredPath]:
+    """The best `n` paths of distinct evidence, in rank order.
+
+    A path that overlaps one already chosen (:func:`overlaps`: it extends it, or it is a prefix of
+    it, a 0-hop seed on it) is left out unless its answer (`answer_of`; None: it has none, e.g. the
+    entity the question names) is one no chosen path has, or it reaches an entity the question
+    names (`named`) that none of the chosen paths it overlaps holds: a path and its own extension count
+    once unless the extension adds an answer or ties in more of the question. The best path is
+    always first; the rest keep their order.
+
+    Example:
+        >>> ab, bc = Edge("r", "a", "b", "out"), Edge("s", "b", "c", "out")
+        >>> one = ScoredPath(Path(("a", "b"), (ab,)), 0.9)
+        >>> two = ScoredPath(Path(("a", "b", "c"), (ab, bc)), 0.8)
+        >>> seed = ScoredPath(Path(("a",)), 0.7)
+        >>> def end(p): return p.end if p.edges else None  # the seed answers nothing
+        >>> [s.path.end for s in distinct_top([one, two, seed], 5, end)]
+        ['b', 'c']
+        >>> [s.path.end for s in distinct_top([one, two, seed], 5, lambda p: "b")]
+        ['b']
+        >>> [s.path.end for s in distinct_top([one, two, seed], 5, lambda p: "b", named={"c"})]
+        ['b', 'c']
+    """
+    chosen: list[ScoredPath] = []
+    answers: set[str] = set()
+    for s in ranked:
+        if len(chosen) >= n:
+            break
+        answer = answer_of(s.path)
+        over = [c for c in chosen if overlaps(s.path, c.path)]
+        if over and (answer is None or answer in answers):
+            mine = set(named).intersection(s.path.node_ids)
+            if not (mine and all(mine - set(c.path.node_ids) for c in over)):
+                continue
+        chosen.append(s)
+        if answer is not None:
+            answers.add(answer)
+    return chosen
+
+
 class Candidates:
     """Every explored path, keeping the best score per canonical key across depths.
 
@@ -238,12 +304,20 @@ class Candidates:
         return out
 
     def top(
-        self, n: int, min_score: float | None = None, *, demote_detours: bool = False
+        self,
+        n: int,
+        min_score: float | None = None,
+        *,
+        demote_detours: bool = False,
+        answer_of: Callable[[Path], str | None] | None = None,
+        named: Collection[str] = (),
     ) -> list[ScoredPath]:
         """The best `n` paths, optionally without those whose model score is under `min_score`.
 
         With `demote_detours`, a detour past an answer ranks just below it (:func:`detour_caps`); its
-        `parts` then hold the lowered `final` and `detour` 1.0.
+        `parts` then hold the lowered `final` and `detour` 1.0. With `answer_of` (a path's answer,
+        None when it has none), the paths are of distinct evidence (:func:`distinct_top`; `named`:
+        the entities the question names).
         """
         best = self.by_key()
         caps = detour_caps(best) if demote_detours else {}
@@ -254,4 +328,5 @@ class Candidates:
             if s.key in caps:
                 s = replace(s, score=caps[s.key], parts={**s.parts, "final": caps[s.key], "detour": 1.0})
             items.append(s)
-        return _sort_desc(items)[:n]
+        ranked = _sort_desc(items)
+        return ranked[:n] if answer_of is None else distinct_top(ranked, n, answer_of, named)

@@ -162,6 +162,9 @@ class DocumentSettings(BaseModel):
     #: Seed the search from the chunk vector index too: entities mentioned by the question's nearest
     #: chunks join the entity seeds (at most this many more; 0: entity seeds only, the default).
     chunk_seed_n: int = Field(0, ge=0, le=500)
+    #: Source passages a path cites per entity on it, ranked by how well they support the path for
+    #: the question (`support.rank_passages`); twice as many per entity are read to rank from.
+    sources_per_entity: int = Field(2, ge=1, le=20)
 
 
 class SearchSettings(BaseModel):
@@ -184,6 +187,10 @@ class SearchSettings(BaseModel):
     #: In the top-N, a detour past an answer (out and back along one relationship type to a sibling,
     #: showing the scores nothing new) ranks just below that answer (`beam.detour_caps`).
     demote_detours: bool = True
+    #: The top-N holds distinct evidence: a path and its own extension or prefix (a 0-hop seed on
+    #: it) count once unless it adds an answer no higher path has, or an entity the question names
+    #: (`beam.distinct_top`); false: the best N paths by score, as before.
+    distinct_evidence: bool = True
     min_score: float = 0.10
     mode: ScoringMode = ScoringMode.OPTION_D
     weight_rerank: float = 1.0

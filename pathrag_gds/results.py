@@ -173,7 +173,7 @@ class PathRagResult(BaseModel):
         """
         if self.generated_answer is not None:
             return self.generated_answer
-        return extractive_answer(self.paths, self.clusters)
+        return extractive_answer(self.paths, self.clusters, self.query)
 
     @property
     def best(self) -> PathResult | None:

@@ -467,6 +467,7 @@ class PathRag:
                 ids,
                 community=ctx.community,
                 as_of=ctx.as_of,
+                per_entity=2 * self.settings.sources_per_entity,
                 counter=ctx.counter,
                 hidden=ctx.hidden,
             )
@@ -480,7 +481,15 @@ class PathRag:
             "lexical": s.weight_lexical,
             "chain": s.weight_chain,
         }
-        return path_results(ctx, scored, self._text_of(ctx, ontology), sources, weights)
+        return path_results(
+            ctx,
+            scored,
+            self._text_of(ctx, ontology),
+            sources,
+            weights,
+            per_entity=s.sources_per_entity,
+            aliases=s.aliases_property,
+        )
 
 
 _service: PathRag | None = None

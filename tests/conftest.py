@@ -9,6 +9,8 @@ Where the database comes from:
   and then stopped at the end of the session; a server that already ran is left running).
 
 Tests share the server with other developers: they create only uniquely named data and remove it.
+The shared communities they read (the demo, Harbour_Stories) are loaded only when missing, and then
+removed at the end; a developer's own copy is never reloaded, nor its clusters rebuilt.
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ import os
 import subprocess
 import uuid
 from collections.abc import Iterator
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from pathrag_testutil import PeopleFactory, run_cli
 
 from pathrag_gds import localdb
+from pathrag_gds.clusters.store import cluster_state, delete_clusters
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.bob_suite import DATA
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
@@ -102,23 +108,71 @@ def _load(*args: str) -> None:
         pytest.fail(f"`load {' '.join(args)}` failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def demo_community(graph: Graph) -> str:
-    """The Bob demo graph, loaded and indexed."""
-    _load("demo")
-    return DEMO_COMMUNITY
+def _indexed(graph: Graph, community: str) -> bool:
+    """Is the community loaded, with its entities embedded and the vector index online?"""
+    s = graph.settings
+    rows = graph.read("graph_info", index_name=s.vector_index)
+    found = {c["id"]: c for c in rows[0]["communities"]} if rows else {}
+    state = graph.read("index_state", index_name=s.vector_index)
+    return community in found and bool(state) and state[0]["state"] == "ONLINE"
+
+
+def shared_community(graph: Graph, community: str, *load_args: str) -> Iterator[str]:
+    """A community of the user's database the tests read: loaded only when it is missing, and then
+    deleted at the end (with its ontology when no other community uses it); never reloaded.
+
+    A community a developer already has stays as it is: the tests only read it (issue 53: the suite
+    once reloaded the demo and Harbour_Stories and rewrote the demo's clusters).
+    """
+    if graph.read("load_community_exists", community_id=community):
+        if not _indexed(graph, community):
+            pytest.fail(
+                f"community {community!r} is loaded but not indexed: run "
+                f"`python -m pathrag_gds index --community {community}` (the tests do not write it)",
+                pytrace=False,
+            )
+        yield community
+        return
+    _load(*load_args)
+    try:
+        yield community
+    finally:
+        delete_community(graph, community, drop_ontology=True)
 
 
 @pytest.fixture(scope="session")
-def harbour_community(graph: Graph) -> str:
-    """The second story graph (`harbour.yaml`, docs/harbour-graph.md), loaded and indexed."""
-    _load("graph", str(DATA / "harbour.yaml"))
-    return "Harbour_Stories"
+def demo_community(graph: Graph) -> Iterator[str]:
+    """The Bob demo graph, loaded and indexed (loaded here only when missing, and then removed)."""
+    yield from shared_community(graph, DEMO_COMMUNITY, "demo")
 
 
 @pytest.fixture(scope="session")
-def demo_clusters(demo_community: str) -> dict[str, Any]:
-    """`python -m pathrag_gds communities` on the demo graph (in-process CLI): its JSON report."""
+def harbour_community(graph: Graph) -> Iterator[str]:
+    """The second story graph (`harbour.yaml`, docs/harbour-graph.md), as `demo_community`."""
+    yield from shared_community(graph, "Harbour_Stories", "graph", str(DATA / "harbour.yaml"))
+
+
+@pytest.fixture(scope="session")
+def demo_clusters(graph: Graph, demo_community: str) -> Iterator[dict[str, Any]]:
+    """The demo's GDS clusters for the global and hybrid modes: `cluster_state` (`{run, levels}`).
+
+    The clusters a developer built stay as they are; only when the demo has none are they built
+    here (`communities`, in-process) and deleted at the end. Building them is tested on a copy of
+    the demo (`demo_copy`).
+    """
+    state = cluster_state(graph, demo_community)
+    if state["levels"]:
+        yield state
+        return
+    _communities(demo_community)
+    try:
+        yield cluster_state(graph, demo_community)
+    finally:
+        delete_clusters(graph, demo_community)
+
+
+def _communities(community: str) -> dict[str, Any]:
+    """`python -m pathrag_gds communities --community ID --json` in-process: its JSON report."""
     import contextlib
     import io
     import json
@@ -127,7 +181,7 @@ def demo_clusters(demo_community: str) -> dict[str, Any]:
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = main(["communities", "--community", demo_community, "--json"])
+        status = main(["communities", "--community", community, "--json"])
     assert status == 0, out.getvalue()
     report: dict[str, Any] = json.loads(out.getvalue())
     return report
@@ -156,3 +210,31 @@ def people_community(graph: Graph) -> Iterator[PeopleFactory]:
     finally:
         for cid in made:
             delete_community(graph, cid, drop_ontology=True)
+
+
+def copy_graph_file(source: Traversable, community: str, target: Path) -> Path:
+    """A graph file of `source`'s entities and relationships under a community and ontology of the
+    test's own: ids `COMMUNITY:id`, ontology `COMMUNITY_onto` (written to `target`)."""
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    onto = f"{community}_onto"
+    data["ontology"]["id"] = onto
+    data["community"] = {"id": community, "ontology_id": onto}
+    for e in data["entities"]:
+        e["id"] = f"{community}:{e['id']}"
+    for r in data["relationships"]:
+        r["source"], r["target"] = f"{community}:{r['source']}", f"{community}:{r['target']}"
+    target.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return target
+
+
+@pytest.fixture(scope="module")
+def demo_copy(graph: Graph, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The demo graph's entities and relationships in a community of the test's own (no story
+    document), loaded and indexed; deleted afterwards with its ontology and clusters."""
+    cid = f"test_demo_copy_{uuid.uuid4().hex[:10]}"
+    path = copy_graph_file(DATA / "bob.yaml", cid, tmp_path_factory.mktemp("demo_copy") / "bob.yaml")
+    try:
+        _load("graph", str(path))
+        yield cid
+    finally:
+        delete_community(graph, cid, drop_ontology=True)

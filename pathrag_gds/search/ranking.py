@@ -28,7 +28,14 @@ from pathrag_gds.beam import Candidates, ScoredPath, global_keep, local_keep_all
 from pathrag_gds.config import ScoringMode, Settings
 from pathrag_gds.intent import singular
 from pathrag_gds.paths import Path
-from pathrag_gds.scoring_terms import TermWeights, another_kind, is_a, term_parts, weighted_sum
+from pathrag_gds.scoring_terms import (
+    TermWeights,
+    another_kind,
+    is_a,
+    rank_answers,
+    term_parts,
+    weighted_sum,
+)
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.protocols import PathScorer, TieBreaker
 from pathrag_gds.search.schema import Chain, path_chain
@@ -287,7 +294,42 @@ class Ranker:
         return candidates
 
     def top(self, ctx: QueryContext, candidates: Candidates, n: int) -> list[ScoredPath]:
-        """The best `n` candidates over `min_score`, detours past an answer ranked just below it."""
+        """The best `n` candidates over `min_score`, detours past an answer ranked just below it.
+
+        With `distinct_evidence`, a path and its own extension or prefix count once unless it adds
+        an answer or an entity the question names (:func:`~pathrag_gds.beam.distinct_top`, each
+        path's answer :func:`path_answer`).
+        """
         s = self.settings
+        answer_of = (lambda p: path_answer(ctx, p)) if s.distinct_evidence else None
+        named = ctx.named | (set(ctx.intent.named) if ctx.intent is not None else set())
         with ctx.timed("prune"):
-            return candidates.top(n, min_score=s.min_score, demote_detours=s.demote_detours)
+            return candidates.top(
+                n,
+                min_score=s.min_score,
+                demote_detours=s.demote_detours,
+                answer_of=answer_of,
+                named=named,
+            )
+
+
+def path_answer(ctx: QueryContext, path: Path) -> str | None:
+    """The path's answer: its first answer candidate, None when that is an entity the question names.
+
+    Example:
+        >>> from pathrag_gds.paths import Edge, EntityRecord
+        >>> ctx = QueryContext("Who owns Bob?", named={"b"})
+        >>> ctx.entities["b"] = EntityRecord("b", ("Cat",), "Bob")
+        >>> ctx.entities["j"] = EntityRecord("j", ("Person",), "Jane")
+        >>> owned = Path(("b", "j"), (Edge("owns", "j", "b", "in"),))
+        >>> path_answer(ctx, owned), path_answer(ctx, Path(("b",)))
+        ('j', None)
+    """
+    if any(n not in ctx.entities for n in path.node_ids):
+        return path.end
+    answers = rank_answers(path, ctx.entities, ctx.intent, ctx.named)
+    if not answers:
+        return None
+    answer, why = answers[0]
+    named = ctx.named | (set(ctx.intent.named) if ctx.intent is not None else set())
+    return None if answer in named and why != "the named entity asked about" else answer

@@ -27,6 +27,7 @@ from pathrag_gds.scoring_terms import rank_answers
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.schema import path_chain, step_token
 from pathrag_gds.serialize import path_context
+from pathrag_gds.support import ALIASES, PathClaim, attribute_words, entity_names, rank_passages
 
 
 def score_breakdown(
@@ -54,14 +55,50 @@ def score_breakdown(
     return terms
 
 
+def _path_sources(
+    ctx: QueryContext,
+    p: Path,
+    answer: str | None,
+    sources: Mapping[str, list[SourceChunk]],
+    aliases: str,
+) -> list[SourceChunk]:
+    """The passages citing the path's entities, each once, best support first."""
+    seen: set[str] = set()
+    found: list[SourceChunk] = []
+    for nid in p.node_ids:
+        for ch in sources.get(nid, []):
+            if ch.id not in seen:
+                seen.add(ch.id)
+                found.append(ch)
+    if len(found) < 2:
+        return found
+    ents = ctx.entities
+    claim = PathClaim.of(
+        ctx.question,
+        {n: entity_names(ents[n].name, ents[n].attributes, aliases) for n in p.node_ids if n in ents},
+        [(e.source_id, e.type, e.target_id) for e in p.edges],
+        answer,
+        [w for n in p.node_ids if n in ents for w in attribute_words(ents[n].attributes)],
+        [w for e in p.edges for w in attribute_words(e.attributes)],
+    )
+    return rank_passages(claim, found, lambda ch: ch.text)
+
+
 def path_results(
     ctx: QueryContext,
     scored: Sequence[ScoredPath],
     text_of: Callable[[Path], str],
     sources: Mapping[str, list[SourceChunk]] | None = None,
     weights: Mapping[str, float] | None = None,
+    *,
+    per_entity: int = 2,
+    aliases: str = ALIASES,
 ) -> list[PathResult]:
     """The results of the scored paths, in order, each with the sources of its entities.
+
+    A path's sources are ranked by how well they support it for this question
+    (:func:`~pathrag_gds.support.rank_passages`: the passage that states a hop of the path first,
+    not the document's reading order), `per_entity` for each of its entities at most.
 
     Args:
         ctx: the question (its entities, intent and named entities rank each path's answers).
@@ -69,6 +106,8 @@ def path_results(
         text_of: a path's text where the scorer did not keep one.
         sources: each entity's source passages (`provenance.read_sources`).
         weights: the weight of each score part (:func:`score_breakdown`); None: no breakdown.
+        per_entity: passages a path cites per entity on it.
+        aliases: the attribute of an entity's other names (a passage may name it by one).
     """
     ents = ctx.entities
     sources = sources or {}
@@ -76,13 +115,8 @@ def path_results(
     for rank, sp in enumerate(scored, start=1):
         p = sp.path
         answers = rank_answers(p, ents, ctx.intent, ctx.named)
-        seen: set[str] = set()
-        path_sources: list[SourceChunk] = []
-        for nid in p.node_ids:
-            for ch in sources.get(nid, []):
-                if ch.id not in seen:
-                    seen.add(ch.id)
-                    path_sources.append(ch)
+        path_sources = _path_sources(ctx, p, answers[0][0] if answers else None, sources, aliases)
+        path_sources = path_sources[: per_entity * len(p.node_ids)]
         out.append(
             PathResult(
                 rank=rank,

@@ -16,14 +16,12 @@ from typing import Any
 import pytest
 import requests
 from api_testutil import AUTH, TOKEN, ServerThread, assert_error, slow_service
-from pathrag_testutil import run_cli
 
 from pathrag_gds.api import create_app
 from pathrag_gds.api.app import app_state
 from pathrag_gds.api.runner import THREAD_PREFIX
 from pathrag_gds.api.sse import parse_events
 from pathrag_gds.config import Settings
-from pathrag_gds.graph import Graph
 
 pytestmark = pytest.mark.integration
 
@@ -37,14 +35,9 @@ def search_threads(request_id: str | None = None) -> list[threading.Thread]:
 
 
 @pytest.fixture(scope="module")
-def demo(graph: Graph, settings: Settings) -> Settings:
-    """The demo graph is loaded (and indexed) in the shared database."""
-    rows = graph.read("graph_info", index_name=settings.vector_index)
-    ids = {c["id"] for c in rows[0]["communities"]} if rows else set()
-    state = graph.read("index_state", index_name=settings.vector_index)
-    if COMMUNITY not in ids or not state or state[0]["state"] != "ONLINE":
-        proc = run_cli("load", "demo", timeout=None)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+def demo(demo_community: str, settings: Settings) -> Settings:
+    """The demo graph is loaded (and indexed) in the shared database (conftest: read, never reloaded)."""
+    assert demo_community == COMMUNITY
     return settings
 
 

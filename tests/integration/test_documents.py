@@ -269,6 +269,63 @@ def test_search_cites_the_version_asked_for_and_chunks_can_seed(
     assert [s.id for s in gone.seeds] == [s.id for s in plain.seeds], "removed chunks seed nothing"
 
 
+DIARY = """# Farm diary
+
+## Morning
+
+Tom eats his breakfast early.
+
+## Noon
+
+Tom naps in the sun by the pond.
+
+## Weather
+
+Rain fell on the roof of the Red Barn all week.
+
+## Paint
+
+The Red Barn was painted in May.
+
+## Home
+
+Tom lives in the Red Barn, in the stall by the door.
+"""
+CLOSED = "in the stall by the door"
+NEW = "Tom lives in the Red Barn, up in the hay loft now."
+
+
+def test_a_changed_sentence_is_cited_with_its_new_text_never_the_closed_one(
+    farm: tuple[WriteLog, str, str, str], settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 53: the passage that states the fact comes first, and the answer quotes its new text.
+
+    Tom and the Red Barn are each named by two passages before the one that says where Tom lives:
+    cited in reading order, two per entity, that passage was not among the path's sources.
+    """
+    g, cid, tom, barn = farm
+    encoder = get_embedder(settings)
+    embed_entities(g, encoder, community=cid, progress=False)
+    ensure_vector_index(g, encoder.dim, progress=False)
+    path = tmp_path / "diary.md"
+    path.write_text(DIARY, encoding="utf-8")
+    loader = _loader(g, settings)
+    loader.load([path], cid)
+    path.write_text(
+        DIARY.replace("Tom lives in the Red Barn, in the stall by the door.", NEW), encoding="utf-8"
+    )
+    assert loader.load([path], cid).changed == 1
+
+    result = PathRag(settings, graph=g).pathrag("Where does Tom live?", community_id=cid, max_depth=1)
+    best = result.paths[0]
+    assert {tom, barn} <= set(best.node_ids), [p.path_context for p in result.paths]
+    assert NEW in " ".join(best.sources[0].text.split()), [s.text for s in best.sources]
+    assert result.answer is not None and result.answer.sentence == NEW, result.answer
+    assert result.answer.source_id == best.sources[0].id
+    cited = [s.text for p in result.paths for s in p.sources] + [result.answer.text]
+    assert not any(CLOSED in " ".join(t.split()) for t in cited), "the closed text is never cited"
+
+
 def test_demo_story_is_a_document_whose_scenes_cite_the_demo(graph: Graph, demo_community: str) -> None:
     sources = read_sources(graph, ["attic", "spilled_milk_incident"], community=demo_community, as_of=None)
     attic = sources["attic"][0]

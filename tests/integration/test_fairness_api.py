@@ -19,13 +19,11 @@ from typing import Any
 
 import pytest
 from api_testutil import TOKEN, ServerThread, assert_error, slow_service
-from pathrag_testutil import run_cli
 
 from pathrag_gds.api import create_app
 from pathrag_gds.api.app import app_state
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
-from pathrag_gds.graph import Graph
 
 pytestmark = pytest.mark.integration
 
@@ -44,13 +42,10 @@ def bearer(token: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def fair_server(
-    graph: Graph, settings: Settings, tmp_path_factory: pytest.TempPathFactory
+    demo_community: str, settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerThread]:
     """Two tokens of the demo community, one search at a time, each depth slowed by 0.25 s."""
-    rows = graph.read("graph_info", index_name=settings.vector_index)
-    if DEMO_COMMUNITY not in ({c["id"] for c in rows[0]["communities"]} if rows else set()):
-        proc = run_cli("load", "demo", timeout=None)  # loaded only when missing, never reloaded
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert demo_community == DEMO_COMMUNITY  # conftest: loaded only when missing, never reloaded
     path = tmp_path_factory.mktemp("tokens") / "tokens.json"
     path.write_text(json.dumps({HEAVY: [DEMO_COMMUNITY], LIGHT: [DEMO_COMMUNITY]}), encoding="utf-8")
     s = settings.model_copy(

@@ -1,9 +1,11 @@
 """The GDS clusters and the five retrieval modes against the real Neo4j (with GDS) on the demo graph.
 
-`communities` runs once per session (`demo_clusters`, the CLI in-process); each mode is asked from the
-library and the CLI (the HTTP side is in test_api.py; local's CLI, library and HTTP answers are
-compared in test_api_hardening.py). Clusters written here for a throw-away
-community are removed with it. The test's own checks read the database through the driver.
+`communities` is tested on a copy of the demo in a community of the test's own (`demo_copy`, the
+CLI in-process); the modes read the demo's clusters (`demo_clusters`: built only when the demo has
+none, and then removed). Each mode is asked from the library and the CLI (the HTTP side is in
+test_api.py; local's CLI, library and HTTP answers are compared in test_api_hardening.py). Clusters
+written here for a throw-away community are removed with it. The test's own checks read the
+database through the driver.
 """
 
 from __future__ import annotations
@@ -52,10 +54,18 @@ def empty_community(graph: Graph) -> Iterator[str]:
     assert run(graph, "MATCH (c:Cluster {community_id: $c}) RETURN count(c) AS n", c=cid) == [{"n": 0}]
 
 
+def _communities_report(community: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    capsys.readouterr()
+    assert main(["communities", "--community", community, "--json"]) == 0
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
+
+
 def test_communities_writes_clusters_of_the_community_only(
-    graph: Graph, demo_community: str, demo_clusters: dict[str, Any]
+    graph: Graph, demo_copy: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    report = demo_clusters
+    demo_community = demo_copy  # the demo's graph in a community of the test's own
+    report = _communities_report(demo_community, capsys)
     counts = community_counts(graph, demo_community)
     assert counts is not None and report["entities"] == counts["entities"]
     assert report["clusters"] == sum(report["levels"].values()) > 0

@@ -17,11 +17,9 @@ from typing import Any
 import pytest
 import requests
 from api_testutil import TOKEN, ServerThread, assert_error
-from pathrag_testutil import run_cli
 
 from pathrag_gds.api import create_app
 from pathrag_gds.config import Settings
-from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.datasets.loader import community_counts
 from pathrag_gds.graph import Graph
 
@@ -42,14 +40,9 @@ def bearer(token: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def demo(graph: Graph, settings: Settings) -> str:
-    """The demo community (shared: loaded only when missing, never reloaded)."""
-    rows = graph.read("graph_info", index_name=settings.vector_index)
-    ids = {c["id"] for c in rows[0]["communities"]} if rows else set()
-    if DEMO_COMMUNITY not in ids:
-        proc = run_cli("load", "demo", timeout=None)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-    return DEMO_COMMUNITY
+def demo(demo_community: str) -> str:
+    """The demo community (shared; conftest: loaded only when missing, never reloaded)."""
+    return demo_community
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from pathrag_gds.results import (
     AnswerCandidate,
     ClusterEntity,
     ClusterResult,
+    EdgeOut,
     NodeOut,
     PathResult,
     SourceChunk,
@@ -176,7 +177,7 @@ def test_summary_names_central_members_facts_relations_and_sentences() -> None:
 # --- the extractive answer ---------------------------------------------------------------------------
 
 
-def test_the_answer_quotes_the_sentence_naming_most_of_the_path() -> None:
+def test_the_answer_quotes_a_sentence_that_states_the_path() -> None:
     path = PathResult(
         rank=1,
         score=1.0,
@@ -185,18 +186,31 @@ def test_the_answer_quotes_the_sentence_naming_most_of_the_path() -> None:
         text="Bob is owned by Jane. ||| Bob is a Animal.",
         path_context=["Bob <- owns <- Jane"],
         nodes=[NodeOut(id="b", name="Bob", labels=[]), NodeOut(id="j", name="Jane", labels=[])],
-        edges=[],
+        edges=[EdgeOut(type="owns", source="j", target="b", direction="in")],
         answer_candidates=[AnswerCandidate(id="j", name="Jane", labels=["Person"])],
         sources=[
             SourceChunk(id="c1", text="Bob slept. Jane came home.", entity_id="b"),
-            SourceChunk(id="c2", text="Jane adopted Bob the kitten. Rain.", entity_id="j"),
+            SourceChunk(id="c2", text="Jane adopted Bob the kitten and owns him still. Rain.", entity_id="j"),
         ],
     )
     a = extractive_answer([path], [])
     assert a is not None and (a.entity, a.entity_id, a.source_id) == ("Jane", "j", "c2")
-    assert a.text == 'Jane. Bob is owned by Jane. As the text has it: "Jane adopted Bob the kitten."'
+    assert (
+        a.text
+        == 'Jane. Bob is owned by Jane. As the text has it: "Jane adopted Bob the kitten and owns him still."'
+    )
     bare = extractive_answer([path.model_copy(update={"sources": [], "answer_candidates": []})], [])
     assert bare is not None and bare.text == "Bob is owned by Jane." and bare.sentence is None
+    # issue 53: "Jane owns Bob" was quoted with a sentence about a cup of milk (it names Jane only)
+    milk = SourceChunk(
+        id="m", text="After breakfast Jane left her blue cup of milk on the table.", entity_id="j"
+    )
+    unsupported = extractive_answer([path.model_copy(update={"sources": [milk]})], [], "Who owns Bob?")
+    assert (
+        unsupported is not None
+        and unsupported.sentence is None
+        and "As the text has it" not in unsupported.text
+    )
     cluster = ClusterResult(
         id="c", level=0, title="Bob, Jane", summary="2 entities. Most central: Bob. More.", rating=10.0,
         size=2, score=0.7, top_entities=[ClusterEntity(id="b", name="Bob", labels=["Animal"])],
