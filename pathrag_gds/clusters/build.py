@@ -102,11 +102,12 @@ def build_clusters(
         raise SchemaError(f"no community {community!r} in the database: load it first or fix --community")
     from pathrag_gds.adopt.owner import check_own
 
-    check_own(graph, community, "cluster")  # clusters tie MEMBER_OF edges to its entities
     info = read_graph_info(graph, s)
     refuse_open_load(community_state(info, community), s.load_stale_s, "communities")
     if not int(info.communities.get(community, {}).get("size") or 0):
         raise InvalidInput(f"community {community!r} has no entities to cluster: load its data first")
+    # whose entities they are, once there are some: clusters tie MEMBER_OF edges to them
+    check_own(graph, community, "cluster")
     ontology = governing_ontology(info, s, community, None)
     relations = relation_whitelist(info, ontology, None)
     report = CommunitiesReport(community, s.cluster_algorithm)

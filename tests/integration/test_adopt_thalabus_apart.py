@@ -3,7 +3,7 @@
 Thalabus writes `(:Community)-[:AGGREGATES]->(:Entity)` and `(:Ontology)`, the labels pathrag_gds
 uses for its own loads. Here a Thalabus graph (`thalabus_graph.py`, its embeddings as long as
 pathrag_gds's so that they sit in pathrag_gds's vector index) lives beside a people community that
-pathrag_gds loaded and indexed (and the story graph `DefaultCommunity_FictionalStories`, read only:
+pathrag_gds loaded and indexed (and the demo story graph, through its shared fixture, read only:
 it has a Bob and a Jane too). Checked: queries on each return only its own entities; `adopt`,
 `index` and `adopt --remove` leave both the Thalabus graph and pathrag_gds's community exactly as
 they were (every node's labels and properties, every relationship touching one); pathrag_gds's
@@ -38,7 +38,6 @@ from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
 
-STORIES = "DefaultCommunity_FictionalStories"
 #: the length of pathrag_gds's embeddings (all-MiniLM-L6-v2)
 DIM = 384
 
@@ -107,6 +106,7 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
     graph: Graph,
     settings: Settings,
     people_community: PeopleFactory,
+    demo_community: str,
     tmp_path: Path,
 ) -> None:
     prefix, community = thalabus
@@ -127,7 +127,7 @@ def test_queries_stay_in_their_community_and_remove_leaves_both_graphs_as_they_w
     adopted = svc.pathrag("Who owns Bob?", community_id=community)
     assert adopted.paths and all(i.startswith(f"{community}:") for i in _ids(adopted)), _ids(adopted)
     assert adopted.best and adopted.best.answer_candidates[0].name == "Jane Holt"
-    for other in (own, STORIES):  # Thalabus's Bob and Jane, and their copies, are in the index too
+    for other in (own, demo_community):  # Thalabus's Bob and Jane, and their copies, are in the index too
         result = svc.pathrag("Who owns Bob?", community_id=other)
         ids = _ids(result)
         assert result.paths and not any(i.startswith(prefix) for i in ids), ids
