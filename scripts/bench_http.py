@@ -5,7 +5,9 @@ temporary SQLite file when there are several workers), runs `scripts/load_test.p
 with one client and then with `--clients` clients (the same mix of plain and streamed demo
 questions; every answer checked against the question asked alone), stops it, and prints one
 table: requests/s, p50/p95 latency, errors, answers unlike the question asked alone, and the
-throughput of many clients over one.
+throughput of many clients over one. Then `scripts/bench_fairness.py` (its own one-worker server
+with two tokens): a light tenant's p50/p95 alone and while a heavy tenant floods (`--flood`; 0
+skips it).
 
 Usage:
     .venv/bin/python scripts/bench_http.py                      # workers 1 and 2, 1 and 16 clients, 30 s each
@@ -80,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts (default 1 2)")
     ap.add_argument("--clients", type=int, default=16, help="the many clients (default 16)")
     ap.add_argument("--duration", type=float, default=30.0, help="seconds per load (default 30)")
+    ap.add_argument(
+        "--flood", type=int, default=100, help="the heavy tenant's requests in flight (0: no fairness run)"
+    )
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args(argv)
     if any(not 1 <= w <= 8 for w in args.workers):
@@ -112,9 +117,34 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['workers']} | {r['clients']} | {r['throughput']:.1f} | {r['p50_ms']:.0f} | "
             f"{r['p95_ms']:.0f} | {r['server_errors']} | {r['mixed_up']} | {ratio:.2f}x |"
         )
+    fair = fairness(args.flood, min(args.duration, 120.0)) if args.flood else None
+    if fair is not None:
+        alone, flooded = fair["light_alone"], fair["light_flooded"]
+        print(f"\nlight tenant (hop_depth 1), one worker, while a heavy tenant keeps {args.flood} in flight:")
+        print("| light tenant | n | p50 s | p95 s |")
+        print("|---|---|---|---|")
+        for name, f in (("alone", alone), ("while the heavy one floods", flooded)):
+            print(f"| {name} | {f['n']} | {f['p50']:.2f} | {f['p95']:.2f} |")
     if args.json is not None:
-        args.json.write_text(json.dumps(rows, indent=2), encoding="utf-8")
-    return 0 if all(r["passed"] for r in rows) else 1
+        args.json.write_text(json.dumps({"load": rows, "fairness": fair}, indent=2), encoding="utf-8")
+    return 0 if all(r["passed"] for r in rows) and (fair is None or fair["ok"]) else 1
+
+
+def fairness(flood: int, duration: float) -> dict[str, Any]:
+    """`bench_fairness.py` (its own server): its figures and whether the light tenant got answers."""
+    with tempfile.TemporaryDirectory(prefix="bench-http-fair-") as tmp:
+        out_file = Path(tmp) / "fair.json"
+        cmd = [
+            sys.executable, str(ROOT / "scripts" / "bench_fairness.py"), "--duration", str(duration),
+            "--flood", str(flood), "--json", str(out_file),
+        ]  # fmt: skip
+        print(f"fairness: {duration:g} s alone, {duration:g} s flooded ...", flush=True)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if not out_file.is_file():
+            raise SystemExit(f"bench_fairness.py wrote no figures:\n{done.stdout}\n{done.stderr}")
+        figures: dict[str, Any] = json.loads(out_file.read_text(encoding="utf-8"))
+    figures["ok"] = done.returncode == 0
+    return figures
 
 
 if __name__ == "__main__":
