@@ -206,6 +206,32 @@ VECTOR_INDEXES = {
 }
 
 
+def _not_created(graph: Graph, name: str, label: str, setting: str, dim: int) -> str:
+    """Why index `name` is missing after its creation: another index holds its label and property.
+
+    Neo4j keeps one vector index per label and property and answers a second `CREATE ... IF NOT
+    EXISTS` with a notice only (a Thalabus graph, or another tool, may have made one on
+    `Entity.embedding`).
+    """
+    prop = graph.settings.embedding_property
+    rows = graph.read("index_vector_on", label=label, property=prop)
+    if not rows:
+        return f"vector index {name!r} was not created; check the server log"
+    other = rows[0]
+    usable = other.get("dimensions") in (None, dim) and str(other.get("similarity") or "").lower() == "cosine"
+    fix = (
+        f"to search with it, set {setting}={other['name']}"
+        if usable
+        else f"it is not usable here ({dim} dimensions, cosine needed): set PATHRAG_EMBEDDING_PROPERTY "
+        f"to another property, or drop it (DROP INDEX {other['name']})"
+    )
+    return (
+        f"vector index {name!r} was not created: the database already has the vector index "
+        f"{other['name']!r} on :{label}({prop}) ({other.get('dimensions')} dimensions, "
+        f"{other.get('similarity')}), and Neo4j keeps one per label and property; {fix}"
+    )
+
+
 def ensure_vector_index(
     graph: Graph,
     dim: int,
@@ -233,7 +259,7 @@ def ensure_vector_index(
         graph.schema_command(create, dim=dim)
         state = vector_index_state(graph, name)
     if state is None:
-        raise SchemaError(f"vector index {name!r} was not created; check the server log")
+        raise SchemaError(_not_created(graph, name, str(getattr(s, label_field)), setting, dim))
     expected = ([str(getattr(s, label_field))], [s.embedding_property])
     if (
         state.get("type") != "VECTOR"
