@@ -22,9 +22,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
+from pathrag_gds.answer_settings import AnswerModelSettings as AnswerModelSettings  # re-exported
+from pathrag_gds.api_settings import ApiSettings as ApiSettings  # re-exported
 from pathrag_gds.errors import ConfigError
 from pathrag_gds.locations import CYPHER_DIR as CYPHER_DIR  # re-exported
 from pathrag_gds.locations import HOME_DIR, IS_CHECKOUT, user_data_dir
@@ -316,102 +318,6 @@ class ModelSettings(BaseModel):
     def _check_quant(cls, v: str) -> str:
         if v not in {"int8", "fp32"}:
             raise ValueError("must be 'int8' or 'fp32'")
-        return v
-
-
-class ApiSettings(BaseModel):
-    """The HTTP API (`python -m pathrag_gds serve`): tokens and limits."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    #: Bearer token clients must send (`Authorization: Bearer ...`); required to listen beyond loopback.
-    api_token: str | None = None
-    #: JSON/YAML file mapping bearer tokens to the communities they may query (`"*"`: all), read at start.
-    api_tokens_file: Path | None = None
-    #: Longest path (hops) a client may ask for with `hop_depth`.
-    api_max_hop_depth: int = Field(6, ge=1, le=10)
-    #: Largest `top_n` / `seed_n` a client may ask for.
-    api_max_top_n: int = Field(50, ge=1, le=100)
-    api_max_seed_n: int = Field(100, ge=1, le=500)
-    #: Longest question, in characters.
-    api_max_question_chars: int = Field(1000, ge=1, le=2000)
-    #: Largest request body, in bytes (larger ones get 413).
-    api_max_body_bytes: int = Field(16384, ge=256, le=1048576)
-    #: Seconds one request may take, queueing included (past it: 504).
-    api_timeout_s: float = Field(30.0, gt=0, le=600)
-    #: Searches run at once (the rest queue within their time limit); 0 = the number of CPU cores.
-    api_max_concurrency: int = Field(0, ge=0, le=64)
-    #: Searches waiting for a slot before new ones get 429 (server busy).
-    api_max_queue: int = Field(64, ge=1, le=10000)
-    #: Searches one token may keep waiting (more get 429); 0 = an equal share of `api_max_queue`
-    #: among the server's tokens, so that a token flooding the queue cannot fill another's share.
-    api_max_queue_per_token: int = Field(0, ge=0, le=10000)
-    #: Seconds a session lives after its last use.
-    api_session_ttl_s: float = Field(1800.0, gt=0)
-    #: Sessions kept at once, all tokens together (more get 429): the server's global ceiling.
-    api_max_sessions: int = Field(1000, ge=1, le=1000000)
-    #: Sessions one token may hold at once (more get 429); 0 = an equal share of `api_max_sessions`
-    #: among the server's tokens, so that no token can take another's share.
-    api_max_sessions_per_token: int = Field(0, ge=0, le=1000000)
-    #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
-    api_sessions_path: Path | None = None
-    #: Seconds the HTTP API lets the driver retry a transaction when Neo4j is unreachable (then 503).
-    api_db_retry_s: float = Field(2.0, ge=0, le=300)
-    #: Seconds a client has to send a whole request (headers and body) once it connects or its previous
-    #: answer ends; slower ones are cut off (408).
-    api_read_timeout_s: float = Field(10.0, gt=0, le=600)
-    #: Seconds an idle keep-alive connection stays open.
-    api_keepalive_s: float = Field(5.0, gt=0, le=600)
-    #: Largest request line plus headers, in bytes (larger: 431).
-    api_max_header_bytes: int = Field(16384, ge=1024, le=1048576)
-
-
-class AnswerModelSettings(BaseModel):
-    """Optional answer generation: an OpenAI-compatible chat endpoint writes `answer` from the top paths."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    #: Base URL of an OpenAI-compatible chat API (Ollama `http://localhost:11434/v1`, vLLM, llama.cpp
-    #: server): `answer` is then written by that model from the top paths and their source passages,
-    #: streamed token by token over SSE (docs/http-api.md#generated-answers). Unset: the extractive
-    #: answer alone, no call made. Any failure falls back to the extractive answer.
-    answer_llm_url: str | None = None
-    #: The model's name on that server (e.g. `llama3.2`); required with `PATHRAG_ANSWER_LLM_URL`.
-    answer_llm_model: str | None = Field(None, validate_default=True)
-    #: Sent as `Authorization: Bearer ...` (vLLM `--api-key`, hosted endpoints); unset: no header.
-    answer_llm_api_key: str | None = None
-    #: Seconds the answer model may take to connect, to send each next token, and to finish (checked
-    #: between tokens); past it the extractive answer is given. The HTTP API's time limit grows by
-    #: twice this for a generated answer, so a slow model never turns a query into a 504.
-    answer_llm_timeout_s: float = Field(60.0, gt=0, le=600)
-    #: Most tokens the model may write (`max_tokens`).
-    answer_llm_max_tokens: int = Field(512, ge=1, le=32768)
-    #: Sampling temperature (0: the most likely words, the same answer each time where the server allows).
-    answer_llm_temperature: float = Field(0.0, ge=0.0, le=2.0)
-    #: Top paths put in the prompt (best first).
-    answer_llm_paths: int = Field(5, ge=1, le=50)
-    #: Source passages of those paths put in the prompt, numbered for the answer to cite as `[n]`.
-    answer_llm_passages: int = Field(8, ge=0, le=50)
-
-    @field_validator("answer_llm_url")
-    @classmethod
-    def _check_llm_url(cls, v: str | None) -> str | None:
-        if v is None:
-            return None
-        v = v.strip().rstrip("/")
-        if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", v):
-            raise ValueError("must be an http:// or https:// base URL, e.g. http://localhost:11434/v1")
-        return v
-
-    @field_validator("answer_llm_model")
-    @classmethod
-    def _check_llm_model(cls, v: str | None, info: ValidationInfo) -> str | None:
-        if v is not None and not v.strip():
-            v = None
-        if v is None and info.data.get("answer_llm_url"):
-            raise ValueError(
-                "must be set when PATHRAG_ANSWER_LLM_URL is: the model's name on that server (e.g. llama3.2)"
-            )
         return v
 
 

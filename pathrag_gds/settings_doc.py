@@ -189,7 +189,8 @@ the command with the variable's name. `PATHRAG_HTTP_PORT=0` turns the local serv
 `PATHRAG_BOLT_PORT` moves its Bolt port (and the default `NEO4J_URI` with it).
 
 This page is written by `python scripts/settings_doc.py` from the settings classes
-(`pathrag_gds/config.py`, `pathrag_gds/mode_settings.py`); a test checks it lists every variable.
+(`pathrag_gds/config.py`, `mode_settings.py`, `api_settings.py`, `answer_settings.py`); a test
+checks it lists every variable.
 
 """
 
