@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from api_testutil import SessionStoreFactory
 from pydantic import ValidationError
 
 from pathrag_gds.api.auth import ANONYMOUS, TokenTable, check_listen, host_name, load_tokens_file
@@ -15,7 +16,6 @@ from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError, error_body, validation_message
 from pathrag_gds.api.guards import json_body_problem
 from pathrag_gds.api.models import Effective, QueryRequest, has_words, resolve
-from pathrag_gds.api.sessions import SessionStore
 from pathrag_gds.api.sse import format_event, parse_events
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import ConfigError, DatabaseUnavailable
@@ -168,8 +168,8 @@ def test_driver_errors_mean_database_down() -> None:
     assert database_down(RuntimeError("x")) is None
 
 
-def test_sessions_belong_to_their_owner() -> None:
-    store = SessionStore(60, 10)
+def test_sessions_belong_to_their_owner(session_store: SessionStoreFactory) -> None:
+    store = session_store(60, 10)
     opts = Effective(mode="local", hop_depth=1, top_n=5, seed_n=5, community_id="acme")
     sid = store.create("neo4j", opts, owner="alice").session_id
     assert store.touch(sid, "alice").community_id == "acme"
