@@ -89,5 +89,3 @@ def test_every_session_shares_the_drivers_bookmark_manager() -> None:
         assert [kw["bookmark_manager"] for kw in opened] == [manager, manager]
     finally:
         driver.close()
-
-
