@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from api_testutil import SessionStoreFactory
@@ -200,3 +201,21 @@ def test_a_hung_database_counts_as_down() -> None:
         time.sleep(0.02)
     assert not gate.is_down
     gate.close()
+
+
+def test_the_setting_chooses_the_session_store(tmp_path: Path) -> None:
+    from pathrag_gds.api.sessions import Neo4jSessionStore, SessionStore, session_store
+    from pathrag_gds.errors import ConfigError
+
+    def no_graph() -> Any:
+        raise AssertionError("the Neo4j store connects at first use, not when it is built")
+
+    path = tmp_path / "s.sqlite"
+    assert isinstance(session_store(Settings(), no_graph, 5), SessionStore)
+    store = session_store(Settings(api_sessions_path=path), no_graph, 5)
+    assert isinstance(store, SessionStore) and path.is_file()
+    store.close()
+    neo = session_store(Settings(api_sessions="neo4j", api_max_sessions=9), no_graph, 3)
+    assert isinstance(neo, Neo4jSessionStore) and (neo.max_sessions, neo.max_per_owner) == (9, 3)
+    with pytest.raises(ConfigError, match="PATHRAG_API_SESSIONS_PATH"):
+        session_store(Settings(api_sessions="sqlite"), no_graph, 5)
