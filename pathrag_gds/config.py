@@ -358,6 +358,9 @@ class ApiSettings(BaseModel):
     #: itself, shared by every API server on it, e.g. several machines behind a load balancer);
     #: unset = `sqlite` when `PATHRAG_API_SESSIONS_PATH` is set, else `memory`.
     api_sessions: Literal["memory", "sqlite", "neo4j"] | None = None
+    #: With `PATHRAG_API_SESSIONS=neo4j`: the name the servers' sessions share; API servers of
+    #: another scope on the same database neither see nor count them (e.g. staging beside production).
+    api_sessions_scope: str = ""
     #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
     api_sessions_path: Path | None = None
     #: Seconds the HTTP API lets the driver retry a transaction when Neo4j is unreachable (then 503).

@@ -386,7 +386,9 @@ def session_store(settings: Settings, graph: Callable[[], Graph], max_per_owner:
     kind = settings.api_sessions or ("sqlite" if settings.api_sessions_path is not None else "memory")
     ttl, most = settings.api_session_ttl_s, settings.api_max_sessions
     if kind == "neo4j":
-        return Neo4jSessionStore(graph, ttl, most, max_per_owner=max_per_owner)
+        return Neo4jSessionStore(
+            graph, ttl, most, max_per_owner=max_per_owner, scope=settings.api_sessions_scope
+        )
     if kind == "sqlite" and settings.api_sessions_path is None:
         raise ConfigError(
             "PATHRAG_API_SESSIONS=sqlite needs a file: set PATHRAG_API_SESSIONS_PATH (e.g. "

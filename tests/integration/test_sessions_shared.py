@@ -1,8 +1,8 @@
 """Two `serve` processes on two ports share their sessions through Neo4j (`PATHRAG_API_SESSIONS=neo4j`):
 a session opened on one is read, used and deleted on the other, as behind a load balancer (issue 55).
 
-Real processes over real HTTP; the sessions belong to a token of this test's own and are deleted by
-the test (they expire within two minutes if it fails half-way).
+Real processes over real HTTP; the sessions live under a scope (`PATHRAG_API_SESSIONS_SCOPE`) and a
+token of this test's own, removed at the end.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 import requests
 from pathrag_testutil import free_port
 
+from pathrag_gds.api.sessions import Neo4jSessionStore
 from pathrag_gds.config import ROOT_DIR, Settings
 from pathrag_gds.graph import Graph
 
@@ -54,9 +55,11 @@ def _wait_up(url: str, proc: subprocess.Popen[str], deadline: float) -> None:
 def two_servers(graph: Graph, settings: Settings) -> Iterator[tuple[str, str, dict[str, str]]]:
     """Two API servers on free ports, sessions in Neo4j; their URLs and the test token's headers."""
     token = secrets.token_urlsafe(24)
+    scope = f"test-{secrets.token_hex(8)}"  # this test's own: removed at the end
     env = {k: v for k, v in os.environ.items() if not k.startswith("PATHRAG_API_")}
     env.update(
         PATHRAG_API_SESSIONS="neo4j",
+        PATHRAG_API_SESSIONS_SCOPE=scope,
         PATHRAG_API_TOKEN=token,
         PATHRAG_API_SESSION_TTL_S="120",
         NEO4J_URI=settings.neo4j_uri,
@@ -82,6 +85,7 @@ def two_servers(graph: Graph, settings: Settings) -> Iterator[tuple[str, str, di
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        Neo4jSessionStore(graph, 1, 1, scope=scope).clear()
 
 
 def test_a_session_opened_on_one_server_is_used_and_deleted_on_the_other(
