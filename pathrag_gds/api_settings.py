@@ -7,6 +7,7 @@ its own as the retrieval modes' are (`mode_settings`); docs/settings.md lists th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,6 +46,14 @@ class ApiSettings(BaseModel):
     #: Sessions one token may hold at once (more get 429); 0 = an equal share of `api_max_sessions`
     #: among the server's tokens, so that no token can take another's share.
     api_max_sessions_per_token: int = Field(0, ge=0, le=1000000)
+    #: Where API sessions live: `memory` (SQLite in memory, one process), `sqlite` (the file
+    #: `PATHRAG_API_SESSIONS_PATH`, shared by the workers of one machine) or `neo4j` (the database
+    #: itself, shared by every API server on it, e.g. several machines behind a load balancer);
+    #: unset = `sqlite` when `PATHRAG_API_SESSIONS_PATH` is set, else `memory`.
+    api_sessions: Literal["memory", "sqlite", "neo4j"] | None = None
+    #: With `PATHRAG_API_SESSIONS=neo4j`: the name the servers' sessions share; API servers of
+    #: another scope on the same database neither see nor count them (e.g. staging beside production).
+    api_sessions_scope: str = ""
     #: SQLite file that holds sessions, shared by `serve --workers N`; unset = in memory (one worker).
     api_sessions_path: Path | None = None
     #: Seconds the HTTP API lets the driver retry a transaction when Neo4j is unreachable (then 503).

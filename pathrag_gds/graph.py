@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl, Session, unit_of_work
+from neo4j.api import BookmarkManager
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -154,8 +155,21 @@ class Graph:
         The statements are this package's own: a server's hints about them (a property key such as
         `end` that no data holds yet) say nothing to the user, and a driver the user opened (the
         neo4j-graphrag adapter) would log each as a large warning.
+
+        Every session shares the driver's bookmark manager (the one `execute_query` uses, so schema
+        commands too): the writes and reads of one process are causally chained, and on a cluster a
+        question asked right after a load waits for a reader that has applied it.
         """
-        return self.driver.session(database=self.database, notifications_min_severity="OFF")
+        return self.driver.session(
+            database=self.database,
+            notifications_min_severity="OFF",
+            bookmark_manager=self.bookmarks,
+        )
+
+    @property
+    def bookmarks(self) -> BookmarkManager:
+        """The bookmark manager every session and `execute_query` of this driver shares."""
+        return self.driver.execute_query_bookmark_manager
 
     def identifiers(self) -> dict[str, str]:
         """The configured names that Cypher files may splice in, quoted."""

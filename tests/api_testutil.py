@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import requests
@@ -16,9 +16,13 @@ from pathrag_testutil import free_port
 from pathrag_gds.api.app import app_state
 from pathrag_gds.api.interrupt import InterruptibleScorer
 from pathrag_gds.api.server import uvicorn_config
+from pathrag_gds.api.sessions import Sessions
 from pathrag_gds.config import Settings
 from pathrag_gds.scoring import QuestionScorer, get_scorer
 from pathrag_gds.service import PathRag
+
+#: Builds a session store: `(ttl, max_sessions, clock=..., max_per_owner=...)` (the `session_store` fixture).
+SessionStoreFactory = Callable[..., Sessions]
 
 #: The bearer token of the servers that have one.
 TOKEN = secrets.token_urlsafe(24)

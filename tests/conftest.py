@@ -238,3 +238,31 @@ def demo_copy(graph: Graph, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         yield cid
     finally:
         delete_community(graph, cid, drop_ontology=True)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("neo4j", marks=pytest.mark.integration)])
+def session_store(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Builds session stores of one kind: SQLite in memory, or Neo4j under a scope of this test's own
+    (its sessions removed afterwards); the session tests run against both."""
+    from pathrag_gds.api.sessions import Neo4jSessionStore, SessionStore
+
+    made: list[Neo4jSessionStore] = []
+    if request.param == "sqlite":
+
+        def sqlite_store(ttl: float, max_sessions: int, **kw: Any) -> SessionStore:
+            return SessionStore(ttl, max_sessions, **kw)
+
+        yield sqlite_store
+        return
+    graph = request.getfixturevalue("graph")
+
+    def neo4j_store(ttl: float, max_sessions: int, **kw: Any) -> Neo4jSessionStore:
+        store = Neo4jSessionStore(graph, ttl, max_sessions, scope=f"test-{uuid.uuid4().hex}", **kw)
+        made.append(store)
+        return store
+
+    try:
+        yield neo4j_store
+    finally:
+        for store in made:
+            store.clear()

@@ -1,8 +1,8 @@
 """The FastAPI application: `create_app(settings)`.
 
 The app holds one `PathRag` service (thread-safe, shared), a `SearchRunner` bounding concurrent
-searches, and a `SessionStore`. Models and graph facts load in the background at start-up;
-`/readyz` says when the server can answer.
+searches, and a session store (`pathrag_gds.api.sessions`). Models and graph facts load in the
+background at start-up; `/readyz` says when the server can answer.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathrag_gds.api.guards import BodyGuard, LoopbackHostOnly
 from pathrag_gds.api.interrupt import ApiPathRag
 from pathrag_gds.api.routes import router
 from pathrag_gds.api.runner import SearchRunner
-from pathrag_gds.api.sessions import SessionStore
+from pathrag_gds.api.sessions import session_store
 from pathrag_gds.api.state import ApiState, app_state, load_models, warm_up_state
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import PathRagError
@@ -168,11 +168,8 @@ def create_app(settings: Settings, service: PathRag | None = None, *, warm_up: b
             gate,
             max_queue_per_owner=queue_per_token(settings, len(tokens)),
         ),
-        sessions=SessionStore(
-            settings.api_session_ttl_s,
-            settings.api_max_sessions,
-            settings.api_sessions_path,
-            max_per_owner=sessions_per_token(settings, len(tokens)),
+        sessions=session_store(
+            settings, lambda: probe_service.graph, max_per_owner=sessions_per_token(settings, len(tokens))
         ),
         gate=gate,
     )

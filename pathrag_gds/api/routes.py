@@ -316,13 +316,13 @@ async def create_session(body: SessionCreate, request: Request) -> SessionOut:
     eff = resolve(state.settings, body)
     caller = get_caller(request)
     eff.community_id = await asyncio.to_thread(_check_community, state, caller, eff.community_id)
-    return state.sessions.create(state.database_name, eff, caller.owner)
+    return await asyncio.to_thread(state.sessions.create, state.database_name, eff, caller.owner)
 
 
 @v1.get("/sessions/{session_id}", response_model=SessionOut, tags=["sessions"], summary="a session")
 async def get_session(session_id: str, request: Request) -> SessionOut:
     """A live session and its defaults (extends its life)."""
-    return get_state(request).sessions.touch(session_id, get_caller(request).owner)
+    return await asyncio.to_thread(get_state(request).sessions.touch, session_id, get_caller(request).owner)
 
 
 @v1.post(
@@ -335,7 +335,7 @@ async def get_session(session_id: str, request: Request) -> SessionOut:
 async def session_query(session_id: str, body: QueryRequest, request: Request) -> Response:
     """Answer a question with the session's defaults (the request's fields override them)."""
     state = get_state(request)
-    session = state.sessions.touch(session_id, get_caller(request).owner)
+    session = await asyncio.to_thread(state.sessions.touch, session_id, get_caller(request).owner)
     defaults = Effective(
         mode=session.mode,
         hop_depth=session.hop_depth if session.mode not in NO_HOPS else 1,
@@ -350,7 +350,7 @@ async def session_query(session_id: str, body: QueryRequest, request: Request) -
 @v1.delete("/sessions/{session_id}", status_code=204, tags=["sessions"], summary="close a session")
 async def delete_session(session_id: str, request: Request) -> Response:
     """Delete a session."""
-    get_state(request).sessions.delete(session_id, get_caller(request).owner)
+    await asyncio.to_thread(get_state(request).sessions.delete, session_id, get_caller(request).owner)
     return Response(status_code=204)
 
 

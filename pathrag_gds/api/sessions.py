@@ -1,6 +1,9 @@
 """Sessions: defaults for a client's queries (mode, hop_depth, community), with a time to live.
 
-Stored in SQLite: in memory for one worker, or in a file shared by `serve --workers N`. A session
+Stored in SQLite (:class:`SessionStore`: in memory for one worker, or in a file shared by
+`serve --workers N` of one machine) or in the Neo4j database itself (:class:`Neo4jSessionStore`:
+shared by every API server on that database, so they can sit behind a load balancer on several
+machines); `PATHRAG_API_SESSIONS` chooses. Both keep the same rules: a session
 lives `ttl` seconds after its last use; after that it answers 404. A session belongs to the token
 that opened it (its owner key): another token gets the same 404 as for an unknown session.
 
@@ -16,9 +19,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pathrag_gds.api.errors import ApiError
 from pathrag_gds.api.requests import Effective, SessionOut
+from pathrag_gds.errors import ConfigError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathrag_gds.config import Settings
+    from pathrag_gds.graph import Graph
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -36,8 +45,89 @@ CREATE TABLE IF NOT EXISTS sessions (
 _OWNER_INDEX = "CREATE INDEX IF NOT EXISTS sessions_owner ON sessions (owner)"
 
 
-class SessionStore:
-    """Sessions with a sliding time to live.
+class Sessions:
+    """What every session store does: create, use (touch), delete and count sessions.
+
+    The limits and the errors are shared here; subclasses store the sessions.
+    """
+
+    ttl: float
+    max_sessions: int
+    max_per_owner: int
+
+    def create(self, database_name: str, options: Effective, owner: str = "") -> SessionOut:
+        """Store a new session of `owner` (a token's key) and return it.
+
+        Raises:
+            ApiError: 429 when `owner` holds `max_per_owner` live sessions, or all owners together
+                `max_sessions`; the message says which.
+        """
+        raise NotImplementedError
+
+    def touch(self, sid: str, owner: str = "") -> SessionOut:
+        """Return a live session of `owner` and extend its life by `ttl`.
+
+        Raises:
+            ApiError: 404 when the session does not exist, has expired or is another token's.
+        """
+        raise NotImplementedError
+
+    def delete(self, sid: str, owner: str = "") -> None:
+        """Delete a session of `owner`.
+
+        Raises:
+            ApiError: 404 when the session does not exist, has expired or is another token's.
+        """
+        raise NotImplementedError
+
+    def count(self) -> int:
+        """Live sessions."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the store holds."""
+
+    def _full(self, mine: int, own: bool) -> ApiError:
+        """The 429 of a full store: the caller's own limit (`own`) or the server's global one."""
+        if own:
+            message = (
+                f"this token holds its own maximum of {self.max_per_owner} live sessions (the limit of "
+                "each token): delete unused ones (DELETE /v1/sessions/{id}) or retry after they expire"
+            )
+        else:
+            message = (
+                f"the server holds its global maximum of {self.max_sessions} live sessions, all tokens "
+                f"together (this token holds {mine} of them): retry after some expire, or ask the "
+                "operator to raise PATHRAG_API_MAX_SESSIONS"
+            )
+        return ApiError(429, "too_many_sessions", message, {"Retry-After": "60"})
+
+    def _out(self, sid: str, database_name: str, options: Effective, expires: float) -> SessionOut:
+        return SessionOut(
+            session_id=sid,
+            database_name=database_name,
+            mode=options.mode,
+            hop_depth=options.hop_depth,
+            top_n=options.top_n,
+            seed_n=options.seed_n,
+            community_id=options.community_id,
+            ttl_s=self.ttl,
+            expires_at=expires,
+        )
+
+    def not_found(self, sid: str) -> ApiError:
+        """The 404 of an unknown or expired session."""
+        shown = sid if len(sid) <= 40 else sid[:40] + "..."
+        return ApiError(
+            404,
+            "session_not_found",
+            f"session {shown!r} does not exist or has expired (sessions live {self.ttl:g} s after their "
+            "last use): create a new one with POST /v1/sessions",
+        )
+
+
+class SessionStore(Sessions):
+    """Sessions in SQLite, with a sliding time to live.
 
     Args:
         ttl: seconds a session lives after its last use.
@@ -110,34 +200,6 @@ class SessionStore:
             self._db.commit()
         return self._out(sid, database_name, options, expires)
 
-    def _full(self, mine: int, own: bool) -> ApiError:
-        """The 429 of a full store: the caller's own limit (`own`) or the server's global one."""
-        if own:
-            message = (
-                f"this token holds its own maximum of {self.max_per_owner} live sessions (the limit of "
-                "each token): delete unused ones (DELETE /v1/sessions/{id}) or retry after they expire"
-            )
-        else:
-            message = (
-                f"the server holds its global maximum of {self.max_sessions} live sessions, all tokens "
-                f"together (this token holds {mine} of them): retry after some expire, or ask the "
-                "operator to raise PATHRAG_API_MAX_SESSIONS"
-            )
-        return ApiError(429, "too_many_sessions", message, {"Retry-After": "60"})
-
-    def _out(self, sid: str, database_name: str, options: Effective, expires: float) -> SessionOut:
-        return SessionOut(
-            session_id=sid,
-            database_name=database_name,
-            mode=options.mode,
-            hop_depth=options.hop_depth,
-            top_n=options.top_n,
-            seed_n=options.seed_n,
-            community_id=options.community_id,
-            ttl_s=self.ttl,
-            expires_at=expires,
-        )
-
     def touch(self, sid: str, owner: str = "") -> SessionOut:
         """Return a live session of `owner` and extend its life by `ttl`.
 
@@ -186,17 +248,151 @@ class SessionStore:
             (n,) = self._db.execute("SELECT count(*) FROM sessions").fetchone()
         return int(n)
 
-    def not_found(self, sid: str) -> ApiError:
-        """The 404 of an unknown or expired session."""
-        shown = sid if len(sid) <= 40 else sid[:40] + "..."
-        return ApiError(
-            404,
-            "session_not_found",
-            f"session {shown!r} does not exist or has expired (sessions live {self.ttl:g} s after their "
-            "last use): create a new one with POST /v1/sessions",
-        )
-
     def close(self) -> None:
         """Close the database."""
         with self._lock:
             self._db.close()
+
+
+#: The statements that create the Neo4j store's constraints and index (idempotent).
+NEO4J_SCHEMA = ("schema_api_session_id", "schema_api_session_scope", "schema_api_session_scope_index")
+
+
+class Neo4jSessionStore(Sessions):
+    """Sessions in the Neo4j database, as `(:PathragApiSession {id, owner, ..., expires_at})` nodes.
+
+    Every API server on the database answers every session, so servers need no shared memory or
+    file. A create counts and writes in one transaction that first locks the scope's lock node, so
+    two servers creating at once still keep the limits. Expiry uses this process's clock: servers
+    behind one load balancer must keep their clocks in step (NTP), as for any shared TTL.
+
+    Args:
+        graph: the database connection, or a function returning it (called at first use, so an API
+            server starts while Neo4j is down; the constraints are created then, idempotently).
+        ttl, max_sessions, clock, max_per_owner: as :class:`SessionStore`.
+        scope: a name that sessions of this store share; stores of other scopes on the same database
+            neither see nor count them (tests use their own).
+    """
+
+    def __init__(
+        self,
+        graph: Graph | Callable[[], Graph],
+        ttl: float,
+        max_sessions: int,
+        clock: Callable[[], float] = time.time,
+        max_per_owner: int | None = None,
+        scope: str = "",
+    ) -> None:
+        self._graph = graph
+        self._ready: Graph | None = None
+        self._lock = threading.Lock()
+        self.ttl = ttl
+        self.max_sessions = max_sessions
+        self.max_per_owner = max_sessions if max_per_owner is None else max_per_owner
+        self.scope = scope
+        self._clock = clock
+
+    @property
+    def graph(self) -> Graph:
+        """The connection, its session constraints created on first use."""
+        if self._ready is None:
+            with self._lock:
+                if self._ready is None:
+                    from pathrag_gds.graph import Graph
+
+                    graph = self._graph if isinstance(self._graph, Graph) else self._graph()
+                    for name in NEO4J_SCHEMA:
+                        graph.schema_command(name)
+                    self._ready = graph
+        return self._ready
+
+    def create(self, database_name: str, options: Effective, owner: str = "") -> SessionOut:
+        """Store a new session of `owner`, as :meth:`Sessions.create` (429 when full)."""
+        sid = secrets.token_urlsafe(18)
+        now = self._clock()
+        expires = now + self.ttl
+        scope = {"scope": self.scope, "now": now}
+        row = {
+            **scope,
+            "id": sid,
+            "owner": owner,
+            "database_name": database_name,
+            "mode": options.mode,
+            "hop_depth": options.hop_depth,
+            "top_n": options.top_n,
+            "seed_n": options.seed_n,
+            "community_id": options.community_id,
+            "expires_at": expires,
+            "max_per_owner": self.max_per_owner,
+            "max_sessions": self.max_sessions,
+        }
+        steps = [("api_session_lock", scope), ("api_session_purge", scope), ("api_session_create", row)]
+        counts = self.graph.write_steps(steps)[-1][0]
+        mine, total = int(counts["mine"]), int(counts["total"])
+        if mine >= self.max_per_owner or total >= self.max_sessions:
+            raise self._full(mine, own=mine >= self.max_per_owner)
+        return self._out(sid, database_name, options, expires)
+
+    def touch(self, sid: str, owner: str = "") -> SessionOut:
+        """A live session of `owner`, its life extended, as :meth:`Sessions.touch` (404 if none)."""
+        now = self._clock()
+        rows = self.graph.write(
+            "api_session_touch", id=sid, owner=owner, scope=self.scope, now=now, expires_at=now + self.ttl
+        )
+        if not rows:
+            self.graph.write("api_session_drop_expired", id=sid, scope=self.scope, now=now)
+            raise self.not_found(sid)
+        r = rows[0]
+        opts = Effective(
+            mode=r["mode"],
+            hop_depth=r["hop_depth"],
+            top_n=r["top_n"],
+            seed_n=r["seed_n"],
+            community_id=r["community_id"],
+        )
+        return self._out(sid, r["database_name"], opts, float(r["expires_at"]))
+
+    def delete(self, sid: str, owner: str = "") -> None:
+        """Delete a session of `owner`, as :meth:`Sessions.delete` (404 if none)."""
+        now = self._clock()
+        scope = {"scope": self.scope, "now": now}
+        steps = [("api_session_delete", {**scope, "id": sid, "owner": owner}), ("api_session_purge", scope)]
+        if not self.graph.write_steps(steps)[0][0]["deleted"]:
+            raise self.not_found(sid)
+
+    def count(self) -> int:
+        """Live sessions of this scope."""
+        rows = self.graph.read("api_session_count", scope=self.scope, now=self._clock())
+        return int(rows[0]["sessions"])
+
+    def clear(self) -> None:
+        """Delete every session of this store's scope and its lock node."""
+        self.graph.write("api_session_clear", scope=self.scope)
+
+
+def session_store(settings: Settings, graph: Callable[[], Graph], max_per_owner: int) -> Sessions:
+    """The session store `PATHRAG_API_SESSIONS` chooses.
+
+    Unset: a SQLite file when `PATHRAG_API_SESSIONS_PATH` is set, else SQLite in memory.
+
+    Args:
+        settings: the API's settings.
+        graph: returns the database connection (called for the neo4j store only).
+        max_per_owner: live sessions one token may hold.
+
+    Raises:
+        ConfigError: `sqlite` without `PATHRAG_API_SESSIONS_PATH`.
+    """
+    kind = settings.api_sessions or ("sqlite" if settings.api_sessions_path is not None else "memory")
+    ttl, most = settings.api_session_ttl_s, settings.api_max_sessions
+    if kind == "neo4j":
+        return Neo4jSessionStore(
+            graph, ttl, most, max_per_owner=max_per_owner, scope=settings.api_sessions_scope
+        )
+    if kind == "sqlite" and settings.api_sessions_path is None:
+        raise ConfigError(
+            "PATHRAG_API_SESSIONS=sqlite needs a file: set PATHRAG_API_SESSIONS_PATH (e.g. "
+            "/var/lib/pathrag/sessions.sqlite), or use PATHRAG_API_SESSIONS=memory or neo4j"
+        )
+    path = settings.api_sessions_path if kind == "sqlite" else None
+    return SessionStore(ttl, most, path, max_per_owner=max_per_owner)

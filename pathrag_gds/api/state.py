@@ -14,7 +14,7 @@ from typing import Any
 from pathrag_gds.api.auth import TokenTable
 from pathrag_gds.api.dbgate import DatabaseGate
 from pathrag_gds.api.runner import SearchRunner
-from pathrag_gds.api.sessions import SessionStore
+from pathrag_gds.api.sessions import Sessions
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import PathRagError
 from pathrag_gds.scoring import tuned_model_dir
@@ -31,7 +31,7 @@ class ApiState:
     tokens: TokenTable
     service: PathRag
     runner: SearchRunner
-    sessions: SessionStore
+    sessions: Sessions
     gate: DatabaseGate
     warmup_error: str | None = None
     warmed_up: threading.Event = field(default_factory=threading.Event)

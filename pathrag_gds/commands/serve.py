@@ -78,11 +78,16 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.Server(uvicorn_config(create_app(settings), settings, **options)).run()
         return 0
     # Several workers: each process builds its app from the environment; sessions live in a
-    # SQLite file they share.
+    # SQLite file they share (or in Neo4j with PATHRAG_API_SESSIONS=neo4j).
     from uvicorn.supervisors import Multiprocess
 
+    if settings.api_sessions == "memory":
+        raise ConfigError(
+            "PATHRAG_API_SESSIONS=memory keeps sessions in one process: with --workers N use sqlite "
+            "(the default) or neo4j"
+        )
     tmp: Path | None = None
-    if settings.api_sessions_path is None:
+    if settings.api_sessions_path is None and settings.api_sessions != "neo4j":
         tmp = Path(tempfile.mkdtemp(prefix="pathrag-api-"))
         os.environ["PATHRAG_API_SESSIONS_PATH"] = str(tmp / "sessions.sqlite")
     try:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from api_testutil import SessionStoreFactory
 from pydantic import ValidationError
 
 from pathrag_gds.api.auth import ANONYMOUS, TokenTable, check_listen, host_name, load_tokens_file
@@ -15,7 +17,6 @@ from pathrag_gds.api.dbgate import DatabaseGate, database_down
 from pathrag_gds.api.errors import ApiError, error_body, validation_message
 from pathrag_gds.api.guards import json_body_problem
 from pathrag_gds.api.models import Effective, QueryRequest, has_words, resolve
-from pathrag_gds.api.sessions import SessionStore
 from pathrag_gds.api.sse import format_event, parse_events
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import ConfigError, DatabaseUnavailable
@@ -168,8 +169,8 @@ def test_driver_errors_mean_database_down() -> None:
     assert database_down(RuntimeError("x")) is None
 
 
-def test_sessions_belong_to_their_owner() -> None:
-    store = SessionStore(60, 10)
+def test_sessions_belong_to_their_owner(session_store: SessionStoreFactory) -> None:
+    store = session_store(60, 10)
     opts = Effective(mode="local", hop_depth=1, top_n=5, seed_n=5, community_id="acme")
     sid = store.create("neo4j", opts, owner="alice").session_id
     assert store.touch(sid, "alice").community_id == "acme"
@@ -200,3 +201,21 @@ def test_a_hung_database_counts_as_down() -> None:
         time.sleep(0.02)
     assert not gate.is_down
     gate.close()
+
+
+def test_the_setting_chooses_the_session_store(tmp_path: Path) -> None:
+    from pathrag_gds.api.sessions import Neo4jSessionStore, SessionStore, session_store
+    from pathrag_gds.errors import ConfigError
+
+    def no_graph() -> Any:
+        raise AssertionError("the Neo4j store connects at first use, not when it is built")
+
+    path = tmp_path / "s.sqlite"
+    assert isinstance(session_store(Settings(), no_graph, 5), SessionStore)
+    store = session_store(Settings(api_sessions_path=path), no_graph, 5)
+    assert isinstance(store, SessionStore) and path.is_file()
+    store.close()
+    neo = session_store(Settings(api_sessions="neo4j", api_max_sessions=9), no_graph, 3)
+    assert isinstance(neo, Neo4jSessionStore) and (neo.max_sessions, neo.max_per_owner) == (9, 3)
+    with pytest.raises(ConfigError, match="PATHRAG_API_SESSIONS_PATH"):
+        session_store(Settings(api_sessions="sqlite"), no_graph, 5)

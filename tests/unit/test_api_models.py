@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from api_testutil import SessionStoreFactory
 from pydantic import ValidationError
 
 from pathrag_gds.api.auth import check_authorization, check_listen, is_loopback, tokens_match
@@ -17,7 +18,6 @@ from pathrag_gds.api.models import (
     query_response,
     resolve,
 )
-from pathrag_gds.api.sessions import SessionStore
 from pathrag_gds.api.sse import comment, format_event, parse_events
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import DatabaseUnavailable, InvalidInput, QueryTimeout, SchemaError
@@ -220,9 +220,9 @@ def test_query_response_echoes_and_ranks_answers() -> None:
 # --- sessions -------------------------------------------------------------------------------------
 
 
-def test_sessions_expire_and_delete() -> None:
+def test_sessions_expire_and_delete(session_store: SessionStoreFactory) -> None:
     now = [1000.0]
-    store = SessionStore(ttl=10.0, max_sessions=2, clock=lambda: now[0])
+    store = session_store(ttl=10.0, max_sessions=2, clock=lambda: now[0])
     opts = Effective(mode="local", hop_depth=2, top_n=3, seed_n=5, community_id=None)
     s1 = store.create("neo4j", opts)
     assert store.touch(s1.session_id).hop_depth == 2
@@ -245,8 +245,8 @@ def test_sessions_expire_and_delete() -> None:
     assert store.count() == 0
 
 
-def test_sessions_are_limited_per_owner_under_a_global_ceiling() -> None:
-    store = SessionStore(ttl=10.0, max_sessions=3, max_per_owner=2, clock=lambda: 1000.0)
+def test_sessions_are_limited_per_owner_under_a_global_ceiling(session_store: SessionStoreFactory) -> None:
+    store = session_store(ttl=10.0, max_sessions=3, max_per_owner=2, clock=lambda: 1000.0)
     opts = Effective(mode="local", hop_depth=2, top_n=3, seed_n=5, community_id=None)
     store.create("neo4j", opts, "a")
     store.create("neo4j", opts, "a")
