@@ -178,10 +178,18 @@ def test_searches_ask_the_drivers_server_for_no_notifications() -> None:
         def __init__(self) -> None:
             self.sessions: list[dict[str, object]] = []
 
+        execute_query_bookmark_manager = object()  # the driver's own, shared by every session
+
         def session(self, **config: object) -> FakeSession:
             self.sessions.append(config)
             return FakeSession()
 
     driver = FakeDriver()
     assert Graph(driver, Settings()).read("ping") == [{"ok": 1}]  # type: ignore[arg-type]
-    assert driver.sessions == [{"database": "neo4j", "notifications_min_severity": "OFF"}]
+    assert driver.sessions == [
+        {
+            "database": "neo4j",
+            "notifications_min_severity": "OFF",
+            "bookmark_manager": FakeDriver.execute_query_bookmark_manager,
+        }
+    ]
