@@ -4,10 +4,10 @@
 
 (() => {
   const TOKEN_KEY = "pathrag_gds.token";
-  // 20 colours told apart on white (Tableau 20, darker shades first); past 20 types, golden-angle hues
-  const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-    "#ff9da7", "#9c755f", "#79706e", "#a0cbe8", "#ffbe7d", "#8cd17d", "#b6992d", "#499894", "#86bcb6",
-    "#d37295", "#fabfd2", "#d4a6c8", "#bab0ac"];
+  // Kelly's 20 colours of maximum contrast (less white and black); past 20 types, golden-angle hues
+  const PALETTE = ["#0067a5", "#f38400", "#008856", "#be0032", "#875692", "#f3c300", "#882d17", "#a1caf1",
+    "#e68fac", "#8db600", "#604e97", "#f99379", "#654522", "#c2b280", "#b3446c", "#2b3d26", "#848482",
+    "#f6a600", "#e25822", "#dcd300"];
   // modes that do not walk the graph, so ignore the hop depth (the server's `modes` says it too)
   const NO_HOPS = ["global", "naive"];
   // what the server's timings and the paths' score parts mean (the status line's details)
@@ -320,7 +320,8 @@
 
   function onDepth(event, ms) {
     const li = document.createElement("li");
-    li.textContent = `depth ${event.depth}: ${event.paths.length} paths · ${ms} ms`;
+    const n = event.paths.length;
+    li.textContent = `depth ${event.depth}: ${n} path${n === 1 ? "" : "s"} · ${ms} ms`;
     $("depths").append(li);
     if (event.paths.length && !$("status").dataset.firstPathMs) $("status").dataset.firstPathMs = ms;
     setStatus("streaming", `depth ${event.depth} scored; searching deeper…`);
@@ -455,6 +456,9 @@
     cy.resize();
     cy.fit(undefined, PAD);
     if (cy.zoom() > 1.3) cy.zoom({ level: 1.3, renderedPosition: { x: width / 2, y: height / 2 } });
+    // for the browser test: every node and its name inside the canvas (nothing cut off)
+    const box = cy.nodes().renderedBoundingBox({ includeLabels: true });
+    container.dataset.fits = String(box.x1 >= -1 && box.y1 >= -1 && box.x2 <= width + 1 && box.y2 <= height + 1);
   }
 
   function render(paths, answerId) {
@@ -462,6 +466,7 @@
     view.answerId = answerId;
     if (view.cy) view.cy.destroy();
     const container = $("graph");
+    $("results").hidden = false;  // before the layout: Cytoscape measures its container
     const colours = {
       nodes: coloursOf(paths.flatMap((p) => p.nodes.map(typeOf))),
       edges: coloursOf(paths.flatMap((p) => p.edges.map((e) => e.type))),
@@ -489,6 +494,7 @@
     }
     renderLegend(colours);
     renderList(paths, answerId);
+    $("results").hidden = false;
     if (paths.length) selectPath(0);
   }
 
@@ -633,6 +639,7 @@
         clearError();
         clearResults();
         $("status-details").hidden = true;
+        $("results").hidden = true;
         setStatus("idle", "Ask a question to see the paths that answer it.");
       }
     });
