@@ -41,9 +41,12 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from pathrag_gds.api import create_app
+from pathrag_gds.api.examples import community_examples, questions_from_edges
 from pathrag_gds.api.requests import QueryOptions, resolve
+from pathrag_gds.catalog import governing_ontology, read_graph_info
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.bob_suite import load_suite
+from pathrag_gds.graph import Graph
 from pathrag_gds.modes import MODES
 
 pytestmark = pytest.mark.integration
@@ -306,3 +309,39 @@ def test_defaults_modes_examples_url_keyboard_and_status(
     assert wait_answered(d) == "done", text_of(d, "error")
     assert not d.find_element(By.ID, "hop-depth").is_enabled() and _state(d)["mode"] == "naive"
     assert console_errors(d) == []
+
+
+def test_examples_written_from_the_graph_read_only_the_communitys_edges(
+    graph: Graph, demo_community: str
+) -> None:
+    """`api_examples.cypher` on the demo (read only): one edge per type, both ends in the community."""
+    ontology = governing_ontology(
+        read_graph_info(graph, graph.settings), graph.settings, demo_community, None
+    )
+    types = ontology.relation_names
+    rows = graph.read(
+        "api_examples",
+        community_id=demo_community,
+        types=types,
+        limit=len(types),
+        entity_label=graph.settings.entity_label,
+    )
+    assert rows and {r["type"] for r in rows} <= set(types) and len({r["type"] for r in rows}) == len(rows)
+    owns = [r for r in rows if r["type"] == "owns"]
+    assert owns and owns[0]["target"] and "Person" in owns[0]["source_labels"], owns
+    questions = questions_from_edges(rows, ontology, 10)
+    assert any(q.startswith("Which ") and q.endswith(f" owns {owns[0]['target']}?") for q in questions), (
+        questions
+    )
+    # the demo has its evaluation file: the endpoint gives its questions, not these
+    assert community_examples(graph, ontology, demo_community).source == "eval"
+    assert (
+        graph.read(
+            "api_examples",
+            community_id="no such community",
+            types=types,
+            limit=3,
+            entity_label=graph.settings.entity_label,
+        )
+        == []
+    )

@@ -4,16 +4,17 @@
 
 (() => {
   const TOKEN_KEY = "pathrag_gds.token";
-  // Kelly's 20 colours of maximum contrast (less white and black); past 20 types, golden-angle hues
+  // Kelly's colours of maximum contrast (less white and black, a teal for the near-black olive); past
+  // 20 types, golden-angle hues
   const PALETTE = ["#0067a5", "#f38400", "#008856", "#be0032", "#875692", "#f3c300", "#882d17", "#a1caf1",
-    "#e68fac", "#8db600", "#604e97", "#f99379", "#654522", "#c2b280", "#b3446c", "#2b3d26", "#848482",
+    "#e68fac", "#8db600", "#604e97", "#f99379", "#654522", "#c2b280", "#b3446c", "#00a3a3", "#848482",
     "#f6a600", "#e25822", "#dcd300"];
   // modes that do not walk the graph, so ignore the hop depth (the server's `modes` says it too)
   const NO_HOPS = ["global", "naive"];
   // what the server's timings and the paths' score parts mean (the status line's details)
   const STAGE_TERMS = {
     total: "the whole search on the server",
-    db: "waiting for Neo4j (part of the stages below)",
+    db: "waiting for Neo4j (included in the other stages)",
     embed: "turning the question into a vector",
     intent: "reading what the question asks for (answer type, relations hinted)",
     plan: "choosing the chains of relation types worth walking",
@@ -31,6 +32,12 @@
     instance: "how well this path's own entities fit, beyond its chain",
     kind_step: "whether each step reaches the entity types the question expects",
     inherited: "mix: the share of the related graph paths' score a vector match inherits",
+    type: "the path reaches an entity of the type the question expects (best at its end)",
+    relation_prior: "how well the path's relations fit those the question hints at",
+    coverage: "the share of the entities the question names that the path touches",
+    described: "the share of the entities the question describes in other words that the path touches",
+    length: "fewer hops walked past the answer-like entity score higher",
+    lexical: "the share of the question's own words that the path's relations or entities hold",
   };
   const TITLES = {
     0: "Cannot reach the server",
@@ -451,7 +458,9 @@
     const bb = cy.elements().boundingBox({ includeLabels: true });
     const width = container.clientWidth || 600;
     const zoom = Math.min(1.3, (width - 2 * PAD) / Math.max(bb.w, 1));
-    const height = Math.round(Math.min(Math.max(bb.h * zoom + 2 * PAD, 320), Math.max(window.innerHeight * 0.85, 420)));
+    const least = Math.max(320, window.innerHeight * 0.45);
+    const most = Math.max(window.innerHeight * 0.85, 420);
+    const height = Math.round(Math.min(Math.max(bb.h * zoom + 2 * PAD, least), most));
     container.style.height = `${height}px`;
     cy.resize();
     cy.fit(undefined, PAD);
