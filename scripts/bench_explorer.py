@@ -111,7 +111,8 @@ def main() -> None:
             box.send_keys(COMMUNITY, Keys.TAB)
             example = f"//ul[@id='example-list']//button[normalize-space()='{SHOWN}']"
             wait_for(driver, lambda: driver.find_elements(By.XPATH, example), 30)
-            if args.first_view:
+            if args.first_view:  # without the focus ring the Tab out of the community box left
+                driver.execute_script("document.activeElement.blur()")
                 driver.save_screenshot(str(args.first_view))
             cold = one_question(driver, args.hop_depth)
             rounds = tqdm(range(args.warm), desc="warm questions")
