@@ -7,7 +7,12 @@ question: once on the fresh server (cold: first question since start-up), then `
 event that holds paths, and to the `result` event). Needs the demo graph loaded (`load demo`).
 
 Usage:
-    .venv/bin/python scripts/bench_explorer.py --warm 5 --screenshot docs/explorer-demo.png
+    .venv/bin/python scripts/bench_explorer.py --warm 5 --screenshot docs/explorer-demo.png \
+        --first-view docs/explorer-first-view.png
+
+The hop depth is the server's own (the page's default) unless `--hop-depth` names one. The
+screenshot shows the demo's village question (its evaluation file's multi-hop question), asked by a
+click on its example, with the answer's attributes open.
 """
 
 from __future__ import annotations
@@ -28,14 +33,17 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser_testutil import ask, chromium, open_page, wait_answered  # noqa: E402
+from browser_testutil import ask, chromium, open_page, wait_answered, wait_for  # noqa: E402
 from pathrag_testutil import free_port  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 from pathrag_gds.api.explorer import page_weight, static_file  # noqa: E402
 
 QUESTION = "Who owns Bob the Cat?"
 COMMUNITY = "DefaultCommunity_FictionalStories"
+#: The example the screenshot asks (one of the page's example questions for the demo).
+SHOWN = "In which village was Bob when the milk was spilled?"
 
 
 def weight_table() -> list[str]:
@@ -71,7 +79,7 @@ def start_server(port: int) -> tuple[subprocess.Popen[bytes], float]:
         time.sleep(0.2)
 
 
-def one_question(driver: Any, hop_depth: int) -> tuple[int, int]:
+def one_question(driver: Any, hop_depth: int | None) -> tuple[int, int]:
     """Ask the demo question in the open page: (ms to the first path, ms to the result)."""
     ask(driver, QUESTION, hop_depth=hop_depth, top_n=5)
     if wait_answered(driver) != "done":
@@ -83,8 +91,9 @@ def one_question(driver: Any, hop_depth: int) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warm", type=int, default=5, help="questions asked after the cold one")
-    parser.add_argument("--hop-depth", type=int, default=2)
-    parser.add_argument("--screenshot", type=Path, help="save the page after the cold answer here")
+    parser.add_argument("--hop-depth", type=int, default=None, help="default: the server's (the page's)")
+    parser.add_argument("--screenshot", type=Path, help="save the page with the demo's village question here")
+    parser.add_argument("--first-view", type=Path, help="save the page before any question here")
     args = parser.parse_args()
 
     print("\n".join(weight_table()))
@@ -99,13 +108,21 @@ def main() -> None:
             )
             box = driver.find_element(By.ID, "community")
             box.clear()
-            box.send_keys(COMMUNITY)
+            box.send_keys(COMMUNITY, Keys.TAB)
+            example = f"//ul[@id='example-list']//button[normalize-space()='{SHOWN}']"
+            wait_for(driver, lambda: driver.find_elements(By.XPATH, example), 30)
+            if args.first_view:  # without the focus ring the Tab out of the community box left
+                driver.execute_script("document.activeElement.blur()")
+                driver.save_screenshot(str(args.first_view))
             cold = one_question(driver, args.hop_depth)
-            if args.screenshot:  # with the answer's attributes open
-                driver.find_element(By.CSS_SELECTOR, "#paths .walk button.answer-node").click()
-                driver.save_screenshot(str(args.screenshot))
             rounds = tqdm(range(args.warm), desc="warm questions")
             warm = [one_question(driver, args.hop_depth) for _ in rounds]
+            if args.screenshot:  # the example asked, with the answer's attributes open
+                driver.find_element(By.XPATH, example).click()
+                if wait_answered(driver) != "done":
+                    raise SystemExit(f"the page shows an error: {driver.find_element(By.ID, 'error').text}")
+                driver.find_element(By.CSS_SELECTOR, "#paths .walk button.answer-node").click()
+                driver.save_screenshot(str(args.screenshot))
     finally:
         proc.terminate()
         proc.wait(30)

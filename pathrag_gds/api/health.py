@@ -20,6 +20,7 @@ from pathrag_gds import __version__
 from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.deps import get_caller, get_state
 from pathrag_gds.api.errors import error_body
+from pathrag_gds.api.info import InfoOut, mode_infos, query_defaults
 from pathrag_gds.api.state import ApiState, load_models
 from pathrag_gds.catalog import community_state
 from pathrag_gds.errors import ModelError
@@ -115,10 +116,10 @@ def _version(pkg: str) -> str | None:
         return None
 
 
-def _info(state: ApiState, caller: Caller) -> dict[str, Any]:
+def _info(state: ApiState, caller: Caller) -> InfoOut:
     state.gate.check()
     try:
-        return _info_rows(state, caller)
+        return InfoOut.model_validate(_info_rows(state, caller))
     except Exception as exc:
         state.gate.guard(exc)
         raise
@@ -183,6 +184,8 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
             "max_sessions": state.sessions.max_sessions,
             "max_sessions_per_token": state.sessions.max_per_owner,
         },
+        "defaults": query_defaults(s),
+        "modes": mode_infos(),
         "searches": vars(state.runner.stats).copy(),
         "sessions": state.sessions.count(),
     }
@@ -203,9 +206,12 @@ def _info_rows(state: ApiState, caller: Caller) -> dict[str, Any]:
     return out
 
 
-@v1.get("/info", tags=["health"], summary="versions, model, graph counts, limits")
-async def info(request: Request) -> dict[str, Any]:
-    """Versions, the model, graph counts, the limits and live counters.
+@v1.get("/info", response_model=InfoOut, tags=["health"], summary="versions, model, graph counts, limits")
+async def info(request: Request) -> InfoOut:
+    """Versions, the model, graph counts, the limits, the query defaults and modes, live counters.
+
+    `defaults` is what a question that names no option runs with (`hop_depth` the server's depth);
+    `modes` lists every mode with what it does and whether it reads `hop_depth`.
 
     A token scoped to some communities sees only those: their entity count, and the labels and
     relationship types their entities carry.

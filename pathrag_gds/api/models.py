@@ -1,4 +1,6 @@
-"""Request and response models of the HTTP API (:mod:`.requests`, :mod:`.responses`), in one place.
+"""Request and response models of the HTTP API, in one place.
+
+From :mod:`.requests`, :mod:`.responses`, :mod:`.info` (`GET /v1/info`) and :mod:`.examples`.
 
 Requests are strict (`extra="forbid"`): a client can never pass connection details (URI, user,
 password); a session is bound to a database NAMED in the server's configuration.
@@ -6,6 +8,8 @@ password); a session is bound to a database NAMED in the server's configuration.
 
 from __future__ import annotations
 
+from pathrag_gds.api.examples import ExamplesOut
+from pathrag_gds.api.info import InfoOut, ModeInfo, QueryDefaults
 from pathrag_gds.api.requests import (
     FORBIDDEN_FIELDS,
     NO_HOPS,
@@ -48,9 +52,13 @@ __all__ = [
     "Effective",
     "ErrorDetail",
     "ErrorOut",
+    "ExamplesOut",
+    "InfoOut",
+    "ModeInfo",
     "Neighbor",
     "PathOut",
     "PathsEvent",
+    "QueryDefaults",
     "QueryOptions",
     "QueryRequest",
     "QueryResponse",

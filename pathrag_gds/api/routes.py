@@ -16,6 +16,7 @@ from pathrag_gds.api import health
 from pathrag_gds.api.auth import Caller
 from pathrag_gds.api.deps import get_caller, get_state, require_auth
 from pathrag_gds.api.errors import ApiError, error_body, from_pathrag_error, timeout_error
+from pathrag_gds.api.examples import ExamplesOut, community_examples
 from pathrag_gds.api.requests import NO_HOPS, Effective, QueryRequest, SessionCreate, SessionOut, resolve
 from pathrag_gds.api.responses import (
     ERROR_RESPONSES,
@@ -295,6 +296,31 @@ async def query(body: QueryRequest, request: Request) -> Response:
     state = get_state(request)
     eff = resolve(state.settings, body, question=body.question)
     return await _answer(request, state, body, eff, None)
+
+
+def _examples(state: ApiState, caller: Caller, community_id: str) -> ExamplesOut:
+    checked = _check_community(state, caller, community_id) or community_id
+    try:
+        ontology = state.service.ontology_for(checked, None)
+        return community_examples(state.service.graph, ontology, checked)
+    except Exception as exc:
+        state.gate.guard(exc)
+        raise
+
+
+@v1.get(
+    "/communities/{community_id}/examples",
+    response_model=ExamplesOut,
+    tags=["query"],
+    summary="example questions of a community",
+)
+async def examples(community_id: str, request: Request) -> ExamplesOut:
+    """A few questions to ask the community (the explorer shows them before the first question).
+
+    From the evaluation file the package ships for it, else written from its edges and the
+    ontology's phrases ("Which Person owns Bob the Cat?"). 404 for a community the token may not query.
+    """
+    return await asyncio.to_thread(_examples, get_state(request), get_caller(request), community_id)
 
 
 # --- sessions -----------------------------------------------------------------------------------

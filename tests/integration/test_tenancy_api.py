@@ -173,6 +173,14 @@ def test_scoped_info_shows_only_its_communities_labels_and_types(
     }
 
 
+def test_examples_only_for_a_community_the_token_may_query(tenants: ServerThread, demo: str) -> None:
+    mine = tenants.get(f"/v1/communities/{demo}/examples", headers=bearer(A_TOKEN))
+    assert mine.status_code == 200 and mine.json()["community_id"] == demo and mine.json()["questions"]
+    for token, community in ((NONE_TOKEN, demo), (A_TOKEN, NO_SUCH_COMMUNITY)):
+        other = tenants.get(f"/v1/communities/{community}/examples", headers=bearer(token))
+        assert other.status_code == 404 and other.json()["error"]["code"] == "community_not_found", other.text
+
+
 # --- 9: HTTP framing: Content-Length with chunked, chunked bodies over the limit -------------------------
 
 

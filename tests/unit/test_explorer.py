@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pathrag_gds.api import create_app
+from pathrag_gds.api.examples import MAX_EXAMPLES, community_examples, pick_questions
 from pathrag_gds.api.explorer import (
     CONTENT_SECURITY_POLICY,
     PAGE_FILES,
@@ -17,7 +18,12 @@ from pathrag_gds.api.explorer import (
     VENDOR_FILES,
     page_weight,
 )
+from pathrag_gds.api.info import mode_infos, query_defaults
+from pathrag_gds.api.requests import NO_HOPS, QueryOptions, resolve
 from pathrag_gds.config import Settings
+from pathrag_gds.datasets.bob_suite import load_suite
+from pathrag_gds.modes import MODES
+from pathrag_gds.ontology import Ontology, RelationType
 
 
 class _Tags(HTMLParser):
@@ -118,3 +124,111 @@ def test_page_weight_counts_what_the_browser_loads() -> None:
     }
     vendored = STATIC_DIR / "vendor" / "cytoscape-3.35.0.min.js"
     assert weight["vendor/cytoscape-3.35.0.min.js"] == vendored.stat().st_size > 100_000
+
+
+# --- what the page reads from the server: defaults, modes, example questions ------------------------
+
+
+def test_page_offers_every_mode_and_takes_the_depth_from_the_server() -> None:
+    tags = _page().tags
+    options = [a["value"] for t, a in tags if t == "option"]
+    assert options == list(MODES)
+    [hops] = [a for t, a in tags if t == "input" and a.get("id") == "hop-depth"]
+    assert "value" not in hops  # filled from /v1/info's defaults, never a number of the page's own
+
+
+def test_info_defaults_are_what_a_question_without_options_runs_with() -> None:
+    for settings in (Settings(), Settings(max_depth=3), Settings(max_depth=9, api_max_hop_depth=4)):
+        eff = resolve(settings, QueryOptions())
+        assert query_defaults(settings).model_dump() == {
+            "mode": eff.mode,
+            "hop_depth": eff.hop_depth,
+            "top_n": eff.top_n,
+            "seed_n": eff.seed_n,
+        }
+    modes = mode_infos()
+    assert [m.name for m in modes] == list(MODES) and all(m.description for m in modes)
+    assert [m.name for m in modes if not m.uses_hop_depth] == list(NO_HOPS)
+
+
+def test_info_is_typed_in_the_schema(client: TestClient) -> None:
+    schema = client.app.openapi()  # type: ignore[attr-defined]
+    ref = schema["paths"]["/v1/info"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ref == {"$ref": "#/components/schemas/InfoOut"}
+    info = schema["components"]["schemas"]["InfoOut"]
+    assert {"defaults", "modes", "limits", "graph"} <= set(info["required"])
+    assert set(schema["components"]["schemas"]["QueryDefaults"]["properties"]) == {
+        "mode",
+        "hop_depth",
+        "top_n",
+        "seed_n",
+    }
+    examples = schema["paths"]["/v1/communities/{community_id}/examples"]["get"]
+    assert examples["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ExamplesOut"
+    }
+
+
+def test_demo_examples_come_from_its_eval_file_and_hold_its_village_question() -> None:
+    suite = load_suite()
+    assert suite.community_id == "DefaultCommunity_FictionalStories"
+    out = community_examples(_NoGraph(), Ontology("x"), suite.community_id)  # type: ignore[arg-type]
+    assert out.source == "eval" and 1 < len(out.questions) <= MAX_EXAMPLES
+    spec = {q.query for q in suite.queries}
+    assert set(out.questions) <= spec
+    assert "In which village was Bob when the milk was spilled?" in out.questions
+
+
+def test_pick_questions_spreads_over_path_lengths() -> None:
+    qs = [("a0", 0), ("b0", 0), ("c1", 1), ("d2", 2), ("e3", 3), ("f4", 4), ("g", None)]
+    assert pick_questions(qs, 4) == ["b0", "c1", "d2", "f4"]
+    assert pick_questions(qs, 8) == ["b0", "c1", "d2", "e3", "f4", "a0", "g"]
+    assert pick_questions([("x", None), ("y", None)], 1) == ["x"]
+
+
+class _NoGraph:
+    """A graph that must not be read (the community has an evaluation file)."""
+
+    def read(self, *args: object, **kwargs: object) -> list[dict[str, object]]:
+        raise AssertionError("read the graph for a community with an evaluation file")
+
+
+class _Graph:
+    """The rows `api_examples.cypher` would return, and the parameters it was given."""
+
+    def __init__(self, rows: list[dict[str, object]]) -> None:
+        self.rows = rows
+        self.settings = Settings()
+        self.calls: list[tuple[str, dict[str, object]]] = []
+
+    def read(self, name: str, **params: object) -> list[dict[str, object]]:
+        self.calls.append((name, params))
+        return self.rows
+
+
+def test_other_communities_get_questions_written_from_their_edges() -> None:
+    onto = Ontology(
+        "o",
+        relation_types=(
+            RelationType("OWNS", "owns", "is owned by"),
+            RelationType("LOCATED_IN", "is located in", "is the location of"),
+        ),
+    )
+    graph = _Graph(
+        [
+            {"type": "OWNS", "source_labels": ["Adopted__Person"], "target": "Bob the Cat"},
+            {"type": "LOCATED_IN", "source_labels": [], "target": "Whiskerville"},
+            {"type": "OWNS", "source_labels": ["Person"], "target": ""},
+        ]
+    )
+    out = community_examples(graph, onto, "Somewhere_Else")  # type: ignore[arg-type]
+    assert out.model_dump() == {
+        "community_id": "Somewhere_Else",
+        "source": "graph",
+        "questions": ["Which Person owns Bob the Cat?", "Which entity is located in Whiskerville?"],
+    }
+    [(name, params)] = graph.calls
+    assert name == "api_examples" and params["types"] == ["OWNS", "LOCATED_IN"]
+    assert params["community_id"] == "Somewhere_Else" and params["limit"] == 2
+    assert community_examples(_Graph([]), onto, "Empty").source == "none"  # type: ignore[arg-type]
+    assert community_examples(_NoGraph(), Ontology("none"), "Bare").questions == []  # type: ignore[arg-type]
