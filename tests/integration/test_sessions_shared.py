@@ -65,6 +65,9 @@ def two_servers(graph: Graph, settings: Settings) -> Iterator[tuple[str, str, di
         NEO4J_URI=settings.neo4j_uri,
         PYTHONPATH=str(ROOT_DIR),
     )
+    password = settings.resolved_password()  # a URI given names an outside server: no password file read
+    if password:
+        env["NEO4J_PASSWORD"] = password
     procs = []
     urls = []
     try:
