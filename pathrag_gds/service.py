@@ -249,63 +249,6 @@ class PathRag:
             SchemaError: the graph lacks data, the index, or a named relationship type.
             DatabaseUnavailable: Neo4j cannot be reached.
         """
-        result = self._search(
-            query,
-            community_id,
-            ontology_id,
-            top_n,
-            max_depth,
-            seed_n,
-            mode=mode,
-            relations=relations,
-            seed_ids=seed_ids,
-            on_depth=on_depth,
-            cancel=cancel,
-            timeout=timeout,
-            as_of=as_of,
-            weights=weights,
-        )
-        return self.answer(result, generate=generate, on_token=on_answer_token, cancel=cancel)
-
-    def answer(
-        self,
-        result: PathRagResult,
-        *,
-        generate: bool | None = None,
-        on_token: TokenCallback | None = None,
-        cancel: threading.Event | None = None,
-    ) -> PathRagResult:
-        """The result with the answer model's answer (see `pathrag`'s `generate`); else as it is.
-
-        Never fails for the model's sake: any failure gives the extractive answer with
-        `generated: false` and the reason (`answer_llm.generate_answer`).
-        """
-        if not wants_generation(self.settings, generate):
-            return result
-        written = generate_answer(self.settings, result, on_token=on_token, cancel=cancel)
-        if written is None:
-            return result
-        return result.model_copy(update={"generated_answer": written})
-
-    def _search(
-        self,
-        query: str,
-        community_id: str | None = None,
-        ontology_id: str | None = None,
-        top_n: int | None = None,
-        max_depth: int | None = None,
-        seed_n: int | None = None,
-        *,
-        mode: RetrievalMode | ScoringMode | str | None = None,
-        relations: Sequence[str] | None = None,
-        seed_ids: list[str] | None = None,
-        on_depth: DepthCallback | None = None,
-        cancel: threading.Event | None = None,
-        timeout: float | None = None,
-        as_of: str | datetime | None = None,
-        weights: ModeWeights | Mapping[str, float | None] | None = None,
-    ) -> PathRagResult:
-        """The search of `pathrag`, without the answer model."""
         s = self.settings
         top_n = s.top_n if top_n is None else top_n
         max_depth = s.max_depth if max_depth is None else max_depth
@@ -336,7 +279,8 @@ class PathRag:
                 timeout=timeout,
                 as_of=as_of,
             )
-            return run_mode(self, retrieval, request)
+            result = run_mode(self, retrieval, request)
+            return self.answer(result, generate=generate, on_token=on_answer_token, cancel=cancel)
         ontology = self.ontology_for(community_id, ontology_id)
         whitelist = relation_whitelist(self.info, ontology, relations)
 
@@ -394,7 +338,7 @@ class PathRag:
             paths = self._results(ctx, outcome.best, ontology, with_sources=True)
         ctx.timings["total"] = (time.perf_counter() - t_start) * 1000.0
         ctx.timings["db"] = ctx.counter.seconds * 1000.0
-        return PathRagResult(
+        result = PathRagResult(
             query=query,
             mode=retrieval.value,
             scoring=mode.value,
@@ -416,6 +360,27 @@ class PathRag:
             depths=outcome.depths,
             explored=outcome.explored,
         )
+        return self.answer(result, generate=generate, on_token=on_answer_token, cancel=cancel)
+
+    def answer(
+        self,
+        result: PathRagResult,
+        *,
+        generate: bool | None = None,
+        on_token: TokenCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> PathRagResult:
+        """The result with the answer model's answer (see `pathrag`'s `generate`); else as it is.
+
+        Never fails for the model's sake: any failure gives the extractive answer with
+        `generated: false` and the reason (`answer_llm.generate_answer`).
+        """
+        if not wants_generation(self.settings, generate):
+            return result
+        written = generate_answer(self.settings, result, on_token=on_token, cancel=cancel)
+        if written is None:
+            return result
+        return result.model_copy(update={"generated_answer": written})
 
     # --- steps ----------------------------------------------------------------------------------
 
