@@ -23,12 +23,10 @@ import secrets
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-import requests
-from bench_fairness import free_port
+from bench_fairness import free_port, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 MIX = "normal=0.75,stream=0.25"
@@ -45,21 +43,6 @@ def start(port: int, workers: int, token: str, folder: Path) -> subprocess.Popen
     if workers > 1:
         cmd += ["--workers", str(workers)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-
-
-def wait_ready(url: str, server: subprocess.Popen[bytes], limit_s: float = 180.0) -> None:
-    """Until /readyz answers 200 (the server exiting or the time running out stops the run)."""
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit(f"the server exited with status {server.returncode}; see its log")
-        try:
-            if requests.get(f"{url}/readyz", timeout=5).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(1)
-    raise SystemExit(f"the server was not ready within {limit_s:.0f} s")
 
 
 def load(url: str, token: str, clients: int, duration: float) -> dict[str, Any]:
@@ -97,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             url = f"http://127.0.0.1:{port}"
             server = start(port, workers, token, Path(tmp))
             try:
-                wait_ready(url, server)
+                wait_ready(url, token, 180.0, server)  # /readyz, then /v1/info with the token
                 for clients in (1, args.clients):
                     print(f"workers {workers}, clients {clients}: {args.duration:g} s ...", flush=True)
                     summary = load(url, token, clients, args.duration)
