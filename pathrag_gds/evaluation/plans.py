@@ -129,6 +129,23 @@ def gold_steps(q: MetaQAQuestion) -> tuple[ChainStep, ...] | None:
     return None
 
 
+def best_typing(chains: Sequence[TypedChain], scores: Sequence[float]) -> dict[Chain, float]:
+    """Each chain's best score over its typings, as the planner keeps a chain found twice.
+
+    A relation between `Person` or `Animal` reads "the person that ..." and "the animal that ...";
+    the plan keeps the better of the two, so the rank is taken over chains, not typings.
+
+    Example:
+        >>> a, b = TypedChain((("r", "out"),), ("P", "P")), TypedChain((("r", "out"),), ("P", "A"))
+        >>> best_typing([a, b], [0.2, 0.7])
+        {(('r', 'out'),): 0.7}
+    """
+    best: dict[Chain, float] = {}
+    for chain, score in zip(chains, scores, strict=True):
+        best[chain.steps] = max(score, best.get(chain.steps, score))
+    return best
+
+
 def summarize_ranks(ranks: Iterable[tuple[int, int | None]]) -> dict[str, dict[str, Any]]:
     """Per hop (`"1"`, `"2"`, ...) and `"all"`: questions, share at each cut-off, MRR, gold not found."""
     groups: dict[str, list[int | None]] = defaultdict(list)
@@ -198,8 +215,10 @@ def plan_ranks(
             continue
         labels = entity.labels
         if labels not in pools:
+            # every typing of a chain (a relation between Person or Animal reads "the person that ..."
+            # and "the animal that ..."): the planner keeps the better score of a chain found twice
             typed = [c for label in labels or ("Entity",) for c in schema_chains(ontology, label, max_depth)]
-            distinct = list({c.steps: c for c in typed}.values())
+            distinct = list({(c.steps, c.labels): c for c in typed}.values())
             pools[labels] = (distinct, [chain_text(ontology, c) for c in distinct])
         typed_chains, texts = pools[labels]
         # scored as the search's planner scores them (planner.score_chains)
@@ -208,7 +227,8 @@ def plan_ranks(
         masked = mask_mentions(q.question, [said])
         terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
-        rank = gold_rank(scores, [c.steps for c in typed_chains], gold)
+        best = best_typing(typed_chains, scores)
+        rank = gold_rank(list(best.values()), list(best), gold)
         out.append((q.hop, rank))
         if keys is not None:
             keys[q.raw] = rank
