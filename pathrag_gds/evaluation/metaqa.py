@@ -206,6 +206,8 @@ class Judgement:
     seeds: list[str] = field(default_factory=list)
     #: Hits@1 of the same result with the topic entity NOT skipped (what skipping it buys).
     hit_at_1_topic_kept: bool | None = None
+    #: the search's time per stage (embed, seed, intent, plan, expand, score, ..., db), ms
+    stages: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -221,6 +223,7 @@ class Judgement:
             "latency_ms": round(self.latency_ms, 2),
             "round_trips": self.round_trips,
             "path": self.path,
+            "stages_ms": {k: round(v, 2) for k, v in self.stages.items()},
         }
 
 
@@ -267,6 +270,7 @@ def judge(
         score_ms=float(t.get("score", 0.0)),
         path=path_text,
         seeds=[s.name for s in result.seeds],
+        stages={k: float(v) for k, v in t.items()},
     )
 
 
@@ -298,7 +302,27 @@ def _group_summary(rows: Sequence[Judgement]) -> dict[str, Any]:
         else None,
         "db_ms_mean": round(sum(r.db_ms for r in rows) / n, 1) if n else 0.0,
         "score_ms_mean": round(sum(r.score_ms for r in rows) / n, 1) if n else 0.0,
+        "stages_ms": stage_percentiles(rows),
     }
+
+
+def stage_percentiles(rows: Sequence[Judgement]) -> dict[str, dict[str, float]]:
+    """Per stage of the search (`seed`, `plan`, `expand`, ..., `db`): its p50 and p95 over `rows`, ms.
+
+    A stage a question did not run counts as 0 for it.
+
+    Example:
+        >>> rows = [Judgement("k", 1, "", "q", None, True, True, None, 10.0, 2, stages={"seed": t})
+        ...         for t in (1.0, 3.0)]
+        >>> stage_percentiles(rows)
+        {'seed': {'p50': 2.0, 'p95': 2.9}}
+    """
+    names = sorted({k for r in rows for k in r.stages})
+    out: dict[str, dict[str, float]] = {}
+    for name in names:
+        xs = [r.stages.get(name, 0.0) for r in rows]
+        out[name] = {"p50": round(percentile(xs, 50), 1), "p95": round(percentile(xs, 95), 1)}
+    return out
 
 
 def summarize(rows: Sequence[Judgement], **meta: Any) -> dict[str, Any]:
