@@ -1,4 +1,4 @@
-"""The story suites (Bob: spec, fresh, heldout; the harbour, orchard, biomed, media and supply
+"""The story suites (Bob: spec, fresh, heldout; the harbour, orchard, biomed, media, supply and league
 graphs: heldout) read and agree with their graphs.
 
 Every question's intended path, written at the head of its `note` ("a -rel-> b <-rel- c"), is walked
@@ -25,6 +25,7 @@ SUITES = {
     "biomed_eval.yaml": "biomed.yaml",
     "media_eval.yaml": "media.yaml",
     "supply_eval.yaml": "supply.yaml",
+    "league_eval.yaml": "league.yaml",
 }
 
 
