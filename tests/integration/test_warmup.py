@@ -23,6 +23,8 @@ def test_warm_up_runs_the_search_queries_of_each_community(
     # depth, the sources (only the entity query where nothing is embedded yet)
     assert report.queries >= 3 + len(communities) + 3
     assert report.summary().startswith(f"warmed up the search queries for {len(communities)} communit")
+    # and a question with no community given (the CLI's default), which reads every community
+    assert report.unscoped
 
 
 def test_warm_up_takes_the_demo_community_then_the_largest(
