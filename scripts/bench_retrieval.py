@@ -309,7 +309,8 @@ def render_section(
 ) -> str:
     s = get_settings()
     chain = s.models_dir / f"tuned-{args.community}" / "chain"
-    model = f"chain model `{chain}`" if (chain / "manifest.json").is_file() else "no chain model"
+    shown = chain.relative_to(ROOT) if chain.is_relative_to(ROOT) else chain
+    model = f"chain model `{shown}`" if (chain / "manifest.json").is_file() else "no chain model"
     return "\n".join(
         [
             SECTION_START,
