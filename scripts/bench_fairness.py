@@ -76,7 +76,19 @@ def start_server(port: int, light: str, heavy: str, folder: Path) -> subprocess.
     env = {**os.environ, "PATHRAG_API_TOKENS_FILE": str(tokens)}
     env.pop("PATHRAG_API_TOKEN", None)
     log = (folder / "server.log").open("wb")
-    cmd = [sys.executable, "-m", "pathrag_gds", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    # one worker: the fairness of one process's search slots is what is measured
+    cmd = [
+        sys.executable,
+        "-m",
+        "pathrag_gds",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "1",
+    ]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -40,8 +40,7 @@ def start(port: int, workers: int, token: str, folder: Path) -> subprocess.Popen
         env["PATHRAG_API_SESSIONS_PATH"] = str(folder / f"sessions-{workers}.db")
     log = (folder / f"server-{workers}.log").open("wb")
     cmd = [sys.executable, "-m", "pathrag_gds", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    if workers > 1:
-        cmd += ["--workers", str(workers)]
+    cmd += ["--workers", str(workers)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -33,11 +33,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="worker processes (default 1; each loads its own models; sessions are shared via SQLite)",
+        default=None,
+        help="worker processes (default: one a core, at most 4; one when sessions are kept in memory); "
+        "each loads its own models (~0.5 GB); sessions are shared via SQLite or Neo4j",
     )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=run)
+
+
+def default_workers(sessions: str | None, cores: int | None = None) -> int:
+    """Worker processes when `--workers` is not given: one a core, at most 4; one with in-memory sessions.
+
+    One process runs the search's Python on one core at a time (the GIL): on two cores two workers
+    answer 16 clients 1.5x faster than one (docs/benchmarks.md, "The HTTP API under load").
+
+    Example:
+        >>> default_workers("sqlite", 2), default_workers("sqlite", 16), default_workers("memory", 8)
+        (2, 4, 1)
+    """
+    if sessions == "memory":
+        return 1
+    return max(1, min(4, cores if cores is not None else (os.cpu_count() or 1)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,8 +72,9 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if not 1 <= args.port <= 65535:
         raise ConfigError(f"--port must be between 1 and 65535 (got {args.port})")
-    if not 1 <= args.workers <= 64:
-        raise ConfigError(f"--workers must be between 1 and 64 (got {args.workers})")
+    workers = args.workers if args.workers is not None else default_workers(settings.api_sessions)
+    if not 1 <= workers <= 64:
+        raise ConfigError(f"--workers must be between 1 and 64 (got {workers})")
     tokens = TokenTable.from_settings(settings)  # a bad tokens file stops here, with its message
     try:
         check_listen(args.host, settings.api_token, file_tokens=tokens.enabled)
@@ -74,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         "log_level": args.log_level,
         "timeout_graceful_shutdown": 5,
     }
-    if args.workers == 1:
+    if workers == 1:
         uvicorn.Server(uvicorn_config(create_app(settings), settings, **options)).run()
         return 0
     # Several workers: each process builds its app from the environment; sessions live in a
@@ -92,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["PATHRAG_API_SESSIONS_PATH"] = str(tmp / "sessions.sqlite")
     try:
         config = uvicorn_config(
-            "pathrag_gds.api.app:create_app_from_env", settings, factory=True, workers=args.workers, **options
+            "pathrag_gds.api.app:create_app_from_env", settings, factory=True, workers=workers, **options
         )
         Multiprocess(config, sockets=[config.bind_socket()]).run()
     finally:

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.integration
 
 def _serve(port: int, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "pathrag_gds", "serve", "--port", str(port)],
+        [sys.executable, "-m", "pathrag_gds", "serve", "--port", str(port), "--workers", "1"],
         cwd=ROOT_DIR,
         env=env,
         stdout=subprocess.DEVNULL,
