@@ -27,7 +27,7 @@ from typing import Any
 
 from pathrag_gds.datasets.demo import DEMO_COMMUNITY
 from pathrag_gds.training.pairs import PREFIX_LABEL
-from pathrag_gds.training.tune_options import BASE_SHARE, SYNONYM_SHARE
+from pathrag_gds.training.tune_options import BASE_SHARE, MINED_SHARE, SYNONYM_SHARE
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -96,6 +96,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="chains: share of the generated questions' relation phrases said with a WordNet synonym "
         f"(default {SYNONYM_SHARE}; needs WordNet's files: apt-get install wordnet-base, or "
         "PATHRAG_WORDNET_DIR)",
+    )
+    p.add_argument(
+        "--mined-share",
+        type=float,
+        default=None,
+        help="chains: share of the generated questions' relation phrases said as the graph's own "
+        f"descriptions say them (mined from its entities' texts; default {MINED_SHARE})",
     )
     p.add_argument(
         "--base-share",
@@ -332,6 +339,12 @@ def _run_chains(args: argparse.Namespace) -> int:
     synonym_share = args.synonym_share if args.synonym_share is not None else defaults.synonym_share
     if not 0.0 <= synonym_share <= 1.0:
         raise InvalidInput(f"--synonym-share must be between 0 and 1, got {synonym_share}")
+    mined_share = args.mined_share if args.mined_share is not None else defaults.mined_share
+    if not 0.0 <= mined_share <= 1.0 or synonym_share + mined_share > 1.0:
+        raise InvalidInput(
+            f"--mined-share must be between 0 and 1 and, with --synonym-share, at most 1 in all; got "
+            f"{mined_share} and {synonym_share}"
+        )
     if args.ensemble and base_share > 0:
         raise InvalidInput("--base-share averages weights: give it without --ensemble (or --base-share 0)")
     options = ChainTuneOptions(
@@ -345,6 +358,7 @@ def _run_chains(args: argparse.Namespace) -> int:
         soup=not args.ensemble,
         base_share=base_share,
         synonym_share=synonym_share,
+        mined_share=mined_share,
         steps=args.steps if args.steps is not None else defaults.steps,
         pool_depth=args.pool_depth or 0,
         jobs=args.jobs or 0,

@@ -27,6 +27,8 @@ Progress = Callable[[str, int, int, str], None]
 #: Held-out questions (at most), and schema chains per start type they are ranked among.
 HOLDOUT_MAX = 200
 HOLDOUT_POOL = 256
+#: Entities whose texts are read for the graph's own phrasings (`tune --mined-share`).
+MINE_MAX_ENTITIES = 5000
 
 
 def generate_questions(
@@ -42,6 +44,18 @@ def generate_questions(
 
     ontology, source = community_source(svc, options.community, cap=options.hub_cap, seed=options.seed)
     rewordings = relation_rewordings(ontology, svc.embedder) if options.synonym_share > 0 else {}
+    if options.mined_share > 0:
+        mined = graph_phrasings(ontology, source, svc.embedder)
+        if progress is not None:
+            said = sum(len(v) for v in mined.values())
+            progress(
+                "questions",
+                0,
+                options.questions,
+                f"{said} phrasings of {len(mined)} relation phrases from the graph's text",
+            )
+        for phrase, options_ in mined.items():
+            rewordings[phrase] = list(dict.fromkeys([*rewordings.get(phrase, []), *options_]))
     gen = QuestionGenerator(
         source,
         ontology,
@@ -51,7 +65,7 @@ def generate_questions(
         anchored_share=options.anchored_share,
         with_answers=False,
         rewordings=rewordings,
-        reword_share=options.synonym_share,
+        reword_share=options.synonym_share + options.mined_share,
     )
     questions: list[GeneratedQuestion] = []
     step = max(1, options.questions // 20)
@@ -90,6 +104,25 @@ def relation_rewordings(ontology: Ontology, embedder: Any) -> dict[str, list[str
             if phrase:
                 phrases.setdefault(phrase, rel.description or phrase)
     return synonym_table(phrases, load_wordnet(folder), lambda texts: np.asarray(embedder.encode(texts)))
+
+
+def graph_phrasings(
+    ontology: Ontology, source: Any, embedder: Any, limit: int = MINE_MAX_ENTITIES
+) -> dict[str, list[str]]:
+    """How the community's own texts say its relations (:mod:`.mined_phrases`): phrase -> phrasings.
+
+    Reads at most `limit` entities (the first by id) and their relationships.
+    """
+    import numpy as np
+
+    from pathrag_gds.training.mined_phrases import kept_phrasings, mine
+
+    ids = source.start_ids()[:limit]
+    hops = source.neighbours(ids)
+    edges = {(e.source_id, e.type, e.target_id): e for hs in hops.values() for e, _ in hs}
+    entities = source.entities(sorted({i for e in edges.values() for i in (e.source_id, e.target_id)}))
+    candidates = mine(entities, edges.values())
+    return kept_phrasings(candidates, ontology, lambda texts: np.asarray(embedder.encode(texts)))
 
 
 def split_held_out(questions: Sequence[Any], seed: int) -> tuple[list[Any], list[Any]]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.schema import TypedChain
-from pathrag_gds.training.tune_options import BASE_SHARE, SYNONYM_SHARE
+from pathrag_gds.training.tune_options import BASE_SHARE, MINED_SHARE, SYNONYM_SHARE
 
 
 @dataclass
@@ -51,6 +51,9 @@ class ChainTuneOptions:
     #: Share of the generated questions' relation phrases said with a WordNet synonym of the sense
     #: nearest the relation's description (`--synonym-share`; :mod:`.synonyms`). 0: the ontology's.
     synonym_share: float = SYNONYM_SHARE
+    #: Share of the generated questions' relation phrases said as the graph's descriptions say them
+    #: (`--mined-share`; :mod:`.mined_phrases`). 0: the ontology's.
+    mined_share: float = MINED_SHARE
     #: The chain pool's depth (:mod:`pathrag_gds.training.chain_pool`; 0, the default: none, plan
     #: the schema to `max_depth`). Built only for graphs up to `POOL_MAX_RELATIONSHIPS` relationships.
     pool_depth: int = 0

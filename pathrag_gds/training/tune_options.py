@@ -13,6 +13,8 @@ from pathrag_gds.training.pairs import PREFIX_LABEL
 BASE_SHARE = 0.0
 #: The default share of generated relation phrases said with a synonym (`tune --synonym-share`).
 SYNONYM_SHARE = 0.0
+#: The default share of generated relation phrases said as the graph's texts say them (`--mined-share`).
+MINED_SHARE = 0.0
 
 
 @dataclass

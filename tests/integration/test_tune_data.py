@@ -101,6 +101,9 @@ def test_generating_questions_reads_no_evaluation_file(
         def both(community: str = community, made: list[int] = made) -> None:
             chain_options = ChainTuneOptions(community=community, questions=300)
             made.append(len(chain_data.generate_questions(chain_options, svc, None)[1]))
+            # the graph's own phrasings are read from its entities' texts, never a question
+            mined = replace(chain_options, mined_share=0.3)
+            made.append(len(chain_data.generate_questions(mined, svc, None)[1]))
             made.append(len(generate_questions(TuneOptions(community=community, pairs=600), settings)[0]))
 
         assert _evaluation_files_opened(both) == []
