@@ -99,7 +99,7 @@ def warm_up(graph: Graph, settings: Settings, max_communities: int = MAX_COMMUNI
             if sizes:
                 # a question asked without a community (the CLI's default) seeds and walks every
                 # community at once: other queries, other pages (first 1.8 s, then 0.9 s on 9 communities)
-                report.queries += _warm_unscoped(graph, service, sizes[0][0])
+                report.queries += _warm_community(graph, service, sizes[0][0], scoped=False)
                 report.unscoped = True
     except Neo4jError as exc:
         log.warning("warm-up stopped early (the first question will be slower): %s", exc.message or exc)
@@ -116,19 +116,14 @@ def _service(graph: Graph, settings: Settings) -> PathRag:
     return PathRag(settings, graph=graph)
 
 
-def _warm_unscoped(graph: Graph, service: PathRag, community: str) -> int:
-    """Ask one question of `community`'s entities with no community given; returns its round trips."""
-    rows = graph.read("warmup_entity", community=community)
-    if not rows:
-        return 1
-    question = str(rows[0]["name"] or rows[0]["id"])
-    return 1 + service.pathrag(question, generate=False).round_trips
+def _warm_community(graph: Graph, service: PathRag, community: str, *, scoped: bool = True) -> int:
+    """Ask the search one question about an entity of `community`; returns the round trips it took.
 
-
-def _warm_community(graph: Graph, service: PathRag, community: str) -> int:
-    """Ask the search one question about an entity of `community`; returns the round trips it took."""
+    `scoped` false: the question is asked with no community given (every community is searched).
+    """
     rows = graph.read("warmup_entity", community=community)
     if not rows:  # nothing embedded yet: only this query ran
         return 1
     question = str(rows[0]["name"] or rows[0]["id"])
-    return 1 + service.pathrag(question, community_id=community, generate=False).round_trips
+    where = community if scoped else None
+    return 1 + service.pathrag(question, community_id=where, generate=False).round_trips
