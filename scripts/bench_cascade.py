@@ -23,7 +23,7 @@ from typing import Any
 from tqdm import tqdm
 
 from pathrag_gds.config import get_settings
-from pathrag_gds.evaluation.metaqa import percentile
+from pathrag_gds.evaluation.metaqa import p50_p95
 from pathrag_gds.scoring import CascadeScorer, CrossEncoderScorer, get_scorer, tuned_model_dir
 from pathrag_gds.service import PathRag
 
@@ -61,7 +61,7 @@ def services(community: str, ks: list[int]) -> dict[str, PathRag]:
 
 
 def lat(xs: list[float]) -> dict[str, float]:
-    return {"p50": round(percentile(xs, 50), 1), "p95": round(percentile(xs, 95), 1)}
+    return p50_p95(xs)
 
 
 def run_bob(ks: list[int]) -> dict[str, Any]:

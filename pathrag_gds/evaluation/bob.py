@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pathrag_gds.datasets.bob_suite import EvalQuery, Suite, intended_path, load_suite
-from pathrag_gds.evaluation.metaqa import percentile
+from pathrag_gds.evaluation.metaqa import p50_p95
 from pathrag_gds.results import PathRagResult, PathResult
 
 #: `EvalQuery`, `Suite` and `load_suite` are also importable from here.
@@ -81,6 +81,6 @@ def run_suite(
         "total": len(rows),
         "hits_at_1": sum(r["hit_at_1"] for r in rows),
         "hits_at_5": sum(r["hit_at_5"] for r in rows),
-        "latency_ms": {"p50": round(percentile(wall, 50), 1), "p95": round(percentile(wall, 95), 1)},
+        "latency_ms": p50_p95(wall),
         "queries": rows,
     }

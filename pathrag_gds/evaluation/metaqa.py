@@ -285,6 +285,16 @@ def percentile(values: Sequence[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
+def p50_p95(values: Sequence[float], digits: int = 1) -> dict[str, float]:
+    """`{"p50": ..., "p95": ...}` of `values`, rounded to `digits`.
+
+    Example:
+        >>> p50_p95([1.0, 3.0])
+        {'p50': 2.0, 'p95': 2.9}
+    """
+    return {"p50": round(percentile(values, 50), digits), "p95": round(percentile(values, 95), digits)}
+
+
 def _group_summary(rows: Sequence[Judgement]) -> dict[str, Any]:
     n = len(rows)
     chains = [r.chain_hit for r in rows if r.chain_hit is not None]
@@ -295,7 +305,7 @@ def _group_summary(rows: Sequence[Judgement]) -> dict[str, Any]:
         "hits_at_1": round(sum(r.hit_at_1 for r in rows) / n, 4) if n else 0.0,
         "hits_at_5": round(sum(r.hit_at_5 for r in rows) / n, 4) if n else 0.0,
         "chain_hit": round(sum(chains) / len(chains), 4) if chains else None,
-        "latency_ms": {"p50": round(percentile(lat, 50), 1), "p95": round(percentile(lat, 95), 1)},
+        "latency_ms": p50_p95(lat),
         "round_trips": {"mean": round(sum(rts) / n, 2) if n else 0.0, "max": max(rts) if rts else 0},
         "hits_at_1_topic_kept": round(sum(bool(r.hit_at_1_topic_kept) for r in rows) / n, 4)
         if n and all(r.hit_at_1_topic_kept is not None for r in rows)
@@ -318,11 +328,7 @@ def stage_percentiles(rows: Sequence[Judgement]) -> dict[str, dict[str, float]]:
         {'seed': {'p50': 2.0, 'p95': 2.9}}
     """
     names = sorted({k for r in rows for k in r.stages})
-    out: dict[str, dict[str, float]] = {}
-    for name in names:
-        xs = [r.stages.get(name, 0.0) for r in rows]
-        out[name] = {"p50": round(percentile(xs, 50), 1), "p95": round(percentile(xs, 95), 1)}
-    return out
+    return {name: p50_p95([r.stages.get(name, 0.0) for r in rows]) for name in names}
 
 
 def summarize(rows: Sequence[Judgement], **meta: Any) -> dict[str, Any]:

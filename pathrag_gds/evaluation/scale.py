@@ -28,7 +28,7 @@ from pathrag_gds.baselines import PerNodeExpander, VarLengthExpander
 from pathrag_gds.config import Settings
 from pathrag_gds.errors import QueryTimeout
 from pathrag_gds.evaluation.benchkit import DepthTiming, TimedExpander
-from pathrag_gds.evaluation.metaqa import percentile, ranked_answers
+from pathrag_gds.evaluation.metaqa import p50_p95, ranked_answers
 from pathrag_gds.expanders import Neo4jExpander
 from pathrag_gds.graph import Graph
 from pathrag_gds.ontology import Ontology
@@ -150,7 +150,7 @@ def run_questions(
 
 
 def _p(values: Sequence[float]) -> dict[str, float]:
-    return {"p50": round(percentile(values, 50), 2), "p95": round(percentile(values, 95), 2)}
+    return p50_p95(values, 2)
 
 
 def summarize(runs: Sequence[QuestionRun]) -> dict[str, Any]:
