@@ -75,21 +75,15 @@ def start_server(port: int, light: str, heavy: str, folder: Path) -> subprocess.
     tokens.write_text(json.dumps({light: [COMMUNITY], heavy: [COMMUNITY]}), encoding="utf-8")
     env = {**os.environ, "PATHRAG_API_TOKENS_FILE": str(tokens)}
     env.pop("PATHRAG_API_TOKEN", None)
-    log = (folder / "server.log").open("wb")
     # one worker: the fairness of one process's search slots is what is measured
-    cmd = [
-        sys.executable,
-        "-m",
-        "pathrag_gds",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        "1",
-    ]
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return serve(port, 1, env, folder / "server.log")
+
+
+def serve(port: int, workers: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """`serve --workers N` on 127.0.0.1:`port` with `env`, its output to `log`."""
+    cmd = [sys.executable, "-m", "pathrag_gds", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--workers", str(workers)]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
 def wait_ready(

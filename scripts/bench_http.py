@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_fairness import free_port, wait_ready
+from bench_fairness import free_port, serve, wait_ready
 
 ROOT = Path(__file__).resolve().parents[1]
 MIX = "normal=0.75,stream=0.25"
@@ -38,10 +38,7 @@ def start(port: int, workers: int, token: str, folder: Path) -> subprocess.Popen
     env.pop("PATHRAG_API_TOKENS_FILE", None)
     if workers > 1:
         env["PATHRAG_API_SESSIONS_PATH"] = str(folder / f"sessions-{workers}.db")
-    log = (folder / f"server-{workers}.log").open("wb")
-    cmd = [sys.executable, "-m", "pathrag_gds", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    cmd += ["--workers", str(workers)]
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return serve(port, workers, env, folder / f"server-{workers}.log")
 
 
 def load(url: str, token: str, clients: int, duration: float) -> dict[str, Any]:
