@@ -111,6 +111,34 @@ def planner_share(ranks: Mapping[str, int | None], hits: Mapping[str, bool]) -> 
     return {"misses": len(misses), "plan_wrong": wrong, "share": share}
 
 
+#: What a plan's first chain got wrong, in the order reported (see :func:`plan_error`).
+ERROR_KINDS = ("past", "short", "direction", "relation", "too_deep")
+
+
+def plan_error(top: Chain, gold: Sequence[ChainStep], max_depth: int) -> str:
+    """What the plan's first chain `top` got wrong against `gold`, or `right`.
+
+    `past`: it walks past the answer (more hops than gold); `short`: it stops short (fewer);
+    `direction`: the gold relations, one walked the other way; `relation`: another relation at
+    some hop, as long as gold; `too_deep`: gold is longer than the chains ranked (`max_depth`).
+
+    Example:
+        >>> gold = [("child_of", "out"), ("owns", "out")]
+        >>> flipped = (("child_of", "in"), ("owns", "out"))
+        >>> plan_error((("child_of", "out"),), gold, 3), plan_error(flipped, gold, 3)
+        ('short', 'direction')
+        >>> plan_error((("child_of", "out"), ("owns", "out")), gold, 3), plan_error((), gold, 1)
+        ('right', 'too_deep')
+    """
+    if len(gold) > max_depth:
+        return "too_deep"
+    if matches(top, gold):
+        return "right"
+    if len(top) != len(gold):
+        return "past" if len(top) > len(gold) else "short"
+    return "direction" if [t for t, _ in top] == [g for g, _ in gold] else "relation"
+
+
 def gold_rank(scores: Sequence[float], chains: Sequence[Chain], gold: Sequence[ChainStep]) -> int | None:
     """The 1-based rank of the best-scored chain that walks `gold` (ties: the earlier chain), or None."""
     order = sorted(range(len(chains)), key=lambda i: (-scores[i], i))
@@ -174,13 +202,15 @@ def plan_ranks(
     topic_id: Callable[[str, str], str],
     progress: Callable[[], None] | None = None,
     keys: dict[str, int | None] | None = None,
+    errors: dict[str, int] | None = None,
     settings: Settings | None = None,
 ) -> list[tuple[int, int | None]]:
     """(hop, gold rank) of each question with a gold chain and a topic found in the graph.
 
     `keys`, when given, is filled with each ranked question's `raw` text (a suite's question id)
-    -> its rank. A topic the question does not name word for word (a story suite's `the harbour
-    master`) is masked where the search masks it: the words the intent reads as naming it.
+    -> its rank; `errors` with how many plans went wrong in each way (:func:`plan_error`). A
+    topic the question does not name word for word (a story suite's `the harbour master`) is
+    masked where the search masks it: the words the intent reads as naming it.
     `settings`: which chain scorer ranks (`chain_scorer`) and its terms (default: the service's).
 
     Raises:
@@ -230,6 +260,10 @@ def plan_ranks(
         best = best_typing(typed_chains, scores)
         rank = gold_rank(list(best.values()), list(best), gold)
         out.append((q.hop, rank))
+        if errors is not None and rank != 1:
+            top = max(best, key=lambda c: best[c])  # the first of the best, as gold_rank orders
+            kind = plan_error(top, gold, max_depth)
+            errors[kind] = errors.get(kind, 0) + 1
         if keys is not None:
             keys[q.raw] = rank
         if progress is not None:

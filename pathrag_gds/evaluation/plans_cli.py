@@ -72,7 +72,13 @@ def run(args: argparse.Namespace) -> int:
 
     from pathrag_gds.errors import InvalidInput
     from pathrag_gds.evaluation.metaqa import topic_id
-    from pathrag_gds.evaluation.plans import CUTOFFS, plan_ranks, planner_share, summarize_ranks
+    from pathrag_gds.evaluation.plans import (
+        CUTOFFS,
+        ERROR_KINDS,
+        plan_ranks,
+        planner_share,
+        summarize_ranks,
+    )
     from pathrag_gds.progress import bar as progress_bar
     from pathrag_gds.service import get_pathrag_service
 
@@ -89,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             f"no community {args.community!r} in the graph; it has {sorted(service.info.communities)}"
         )
     keyed: dict[str, int | None] = {}
+    errors: dict[str, int] = {}
     with progress_bar(len(questions), "plans", "q") as bar:
 
         def tick() -> None:
@@ -102,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
             topic_id=(lambda _c, t: t) if suite_ids else topic_id,
             progress=tick,
             keys=keyed,
+            errors=errors,
             settings=settings,
         )
     report = {
@@ -113,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         "sample_per_file": args.sample,
         "seed": args.seed,
         "by_hop": summarize_ranks(ranks),
+        "wrong_first": {kind: errors.get(kind, 0) for kind in ERROR_KINDS},
     }
     if args.hits is not None:
         report["planner_share"] = planner_share(keyed, _hits(args.hits))
@@ -133,6 +142,12 @@ def run(args: argparse.Namespace) -> int:
             str(row["not_found"]),
         )
     Console().print(table)
+    wrong = report["wrong_first"]
+    print(
+        f"gold chain not first: {sum(wrong.values())} (walks past {wrong['past']}, stops short "
+        f"{wrong['short']}, a relation walked the other way {wrong['direction']}, another relation "
+        f"{wrong['relation']}, deeper than --max-depth {wrong['too_deep']})"
+    )
     share = report.get("planner_share")
     if share:
         print(

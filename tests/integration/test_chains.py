@@ -165,8 +165,11 @@ def test_eval_plans_ranks_each_gold_chain_among_the_schema(
     unknown = MetaQAQuestion(
         hop=1, index=99, raw="Who is [Nobody]?", question="Who is Nobody?", topic="Nobody", answers=()
     )
-    ranks = plan_ranks(service, [*questions, unknown], cid, max_depth=2, topic_id=entity_id)
+    errors: dict[str, int] = {}
+    ranks = plan_ranks(service, [*questions, unknown], cid, max_depth=2, topic_id=entity_id, errors=errors)
     assert len(ranks) == len(questions), "a topic not in the graph, or no gold chain: left out"
+    # every plan whose gold chain is not first is counted once, by what it got wrong
+    assert sum(errors.values()) == sum(r != 1 for _, r in ranks) and "right" not in errors, errors
     # each gold chain is among the chains the search walks (the best `chain_keep`, 5)
     assert all(rank is not None and 1 <= rank <= 5 for _, rank in ranks), ranks
     report = summarize_ranks(ranks)["1"]

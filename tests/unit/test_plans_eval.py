@@ -74,3 +74,18 @@ def test_suite_questions_take_the_intended_path_as_the_gold_chain() -> None:
     assert all(len(q.chain) == q.hop for q in questions)
     with pytest.raises(InvalidInput, match="no question set 'spec'"):
         suite_questions(DATA / "harbour_eval.yaml", "spec")
+
+
+def test_a_wrong_plan_is_named_by_what_it_got_wrong() -> None:
+    from pathrag_gds.evaluation.plans import plan_error
+
+    gold = [("works_at", "out"), ("part_of", "out")]
+    assert plan_error((("works_at", "out"), ("part_of", "out"), ("part_of", "out")), gold, 3) == "past"
+    assert plan_error((("works_at", "out"),), gold, 3) == "short"
+    assert plan_error((("works_at", "out"), ("part_of", "in")), gold, 3) == "direction"
+    assert plan_error((("lives_at", "out"), ("part_of", "out")), gold, 3) == "relation"
+    assert (
+        plan_error((("works_at", "out"), ("part_of", "out")), [("works_at", "out"), ("part_of", "both")], 3)
+        == "right"
+    )
+    assert plan_error((("works_at", "out"),), gold, 1) == "too_deep"
