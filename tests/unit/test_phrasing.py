@@ -271,3 +271,40 @@ def test_verbs_agree_with_plural_noun_phrases() -> None:
     assert not bad, bad
     assert any(re.search(r"\b(were|are|do) the movies that", q, re.I) for q in plural_subject), plural_subject
     assert any(re.search(r"the movies that .* (of|directed) (have|were) ", q) for q in plural_subject)
+
+
+def test_possessives_chain_from_the_named_entity() -> None:
+    friend, owns = Sentence.parse("is a friend of"), Sentence.parse("owns")
+    # "Bob's friend's owner": a possessive takes another; a clause or an `of` phrase takes none
+    assert "Bob's friend's owner" in owns.subject_nouns("Bob's friend")
+    assert "Who is Bob's friend's friend?" in friend.subject_forms("Bob's friend", "person", "Who")
+    assert owns.subject_nouns("the friend of Bob") == ["the owner of the friend of Bob"]
+    # what one has is said with a possessive of its noun; other verbs say nothing so
+    assert owns.object_nouns("Bob's friend", "pet") == ["Bob's friend's pet"]
+    assert Sentence.parse("lives in").object_nouns("Bob", "city") == []
+    assert owns.possession_forms("the friend of Bob", "pet", "What") == []
+    qs = QuestionGenerator(toy_graph(), ONTOLOGY, seed=1, max_depth=3, entity_share=0.0).generate(400)
+    chained = [q for q in qs if re.search(r"'s \w+(?: \w+)?'s ", q.question)]
+    assert chained, [q.question for q in qs if q.depth >= 2][:20]
+    assert all(q.depth >= 2 for q in chained), [q.question for q in chained if q.depth < 2]
+
+
+def test_who_only_for_types_that_are_persons() -> None:
+    from pathrag_gds.training.phraser import description_head, person_labels
+
+    onto = Ontology.from_mapping(
+        {
+            "id": "t",
+            "entity_types": [
+                {"label": "Person", "description": "Someone living in the world."},
+                {"label": "City", "description": "A town or city; people are born and live there."},
+                {"label": "Gene", "description": "A human gene, standing also for its protein."},
+                {"label": "Animal", "description": "An animal character of a story."},
+                {"label": "Club", "description": "A body of people who play together."},
+                {"label": "Event", "description": "Something that happens with people taking part."},
+            ],
+            "relationship_types": [],
+        }
+    )
+    assert person_labels(onto, [e.label for e in onto.entity_types]) == {"Person", "Animal", "Club"}
+    assert description_head("A business that employs people.") == "business"
