@@ -103,27 +103,14 @@ def near_groups(
 ) -> tuple[list[TypedChain], list[TypedChain], list[TypedChain]]:
     """The chains of `pool` other than `p`: all of them, those one step changed, those one hop short or long.
 
-    A hop short or long at either end: "the cat X's friend chases" is neither the cat chased by
-    what X's friend chases (a hop added at the far end) nor by the friend of what chases X (a hop
-    added at X). They depend on the chain and the pool alone: :func:`chain_rows` works them out
-    once per chain.
-
-    Example:
-        >>> pool = [TypedChain(s, ("A",) * (len(s) + 1)) for s in (("a",), ("a", "b"), ("b",), ("c", "b"))]
-        >>> [c.steps for c in near_groups(("b",), pool)[2]]
-        [('a', 'b'), ('c', 'b')]
+    They depend on the chain and the pool alone: :func:`chain_rows` works them out once per chain.
     """
     others = [c for c in pool if c.steps != p]
     near = [c for c in others if _differs_by_one(c.steps, p)]
-    short_long = [c for c in others if _one_hop_apart(c.steps, p)]
+    short_long = [
+        c for c in others if (len(c.steps) == len(p) - 1 and p[:-1] == c.steps) or c.steps[:-1] == p
+    ]
     return others, near, short_long
-
-
-def _one_hop_apart(c: Chain, p: Chain) -> bool:
-    """Is `c` the chain `p` with one hop more or less, at its far end or at its start?"""
-    if len(c) == len(p) + 1:
-        return c[:-1] == p or c[1:] == p
-    return len(c) == len(p) - 1 and (p[:-1] == c or p[1:] == c)
 
 
 def _pick_negatives(

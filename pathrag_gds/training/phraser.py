@@ -32,12 +32,6 @@ from pathrag_gds.training.phrasing import plural as _plural
 
 #: Words in an entity type's label or description that make `who` the right question word.
 PERSON_WORDS = frozenset({"person", "people", "character", "human", "someone", "actor", "director", "writer"})
-#: Head nouns of bodies of people, also asked with `who` ("Who makes X?" of a company).
-BODY_WORDS = frozenset(
-    {"organisation", "organization", "company", "business", "firm", "body", "group", "team", "club",
-     "band", "committee", "agency", "institution", "university", "college", "school", "society",
-     "association", "union", "crew", "government", "department", "lab", "laboratory", "publisher"}
-)  # fmt: skip
 #: How an anchored question names its occasion (`{}` is the event).
 OCCASION_LINKS = ("during {}", "in {}", "at the time of {}", "when {} happened", "when {} took place")
 #: Words in an entity type's label or description head that make it an occasion (`during X`).
@@ -75,9 +69,6 @@ class Phraser:
     rewordings: Mapping[str, Sequence[str]] = field(default_factory=dict)
     reword_share: float = 0.0
     reword_rng: random.Random | None = None
-    #: Share of hops said as a possessive where one reads ("Bob's father's boat"): the form that
-    #: chains left to right from the named entity, which a uniform pick of forms seldom chains.
-    possessive_share: float = 0.5
 
     def say(self, phrase: str) -> str:
         """The relation phrase, or at `reword_share` one of its rewordings (`owns` -> `possesses`)."""
@@ -122,14 +113,9 @@ class Phraser:
         wh = self.wh(end)
         as_subject, as_object = self.sentences(edge)
         many = near in self.plurals
-        owned = as_object.possession_forms(near, noun, wh)
         if edge.direction == "out":  # near <phrase> end; end <inverse> near
-            return (
-                as_object.object_forms(near, noun, wh, many)
-                + as_subject.subject_forms(near, noun, wh)
-                + owned
-            )
-        return as_subject.subject_forms(near, noun, wh) + as_object.object_forms(near, noun, wh, many) + owned
+            return as_object.object_forms(near, noun, wh, many) + as_subject.subject_forms(near, noun, wh)
+        return as_subject.subject_forms(near, noun, wh) + as_object.object_forms(near, noun, wh, many)
 
     def subject_clause(self, edge: Edge, other: str) -> str | None:
         """Clause with the far node as subject about `other` (the near node): `owns Bob`."""
@@ -229,17 +215,7 @@ class Phraser:
         if not options:
             rel = self.ontology.relation(edge.type)
             options.append(f"the {noun} linked to {inner} by '{rel.phrase}'")
-        return self.rng.choice(self._possessive_first(options, inner))
-
-    def _possessive_first(self, options: list[str], inner: str) -> list[str]:
-        """The possessive forms of `inner` among `options` at `possessive_share`, else all of them.
-
-        Draws only when there is a possessive form, so an ontology without one phrases as before.
-        """
-        owned = [o for o in options if o.startswith(f"{inner}'s ") or f" {inner}'s " in o]
-        if owned and len(owned) < len(options) and self.rng.random() < self.possessive_share:
-            return owned
-        return options
+        return self.rng.choice(options)
 
     def _many(self, phrase: str) -> str:
         """Record `phrase` as a plural noun phrase and return it."""
@@ -255,7 +231,7 @@ class Phraser:
         as_subject, as_object = self.sentences(edge)
         # "Bob's squirrel friend", but not "Jane's house home"
         kind = None if far.label in self.place_labels else kind_noun(far.attributes)
-        out = as_subject.subject_nouns(inner, kind) + as_object.object_nouns(inner, noun)
+        out = as_subject.subject_nouns(inner, kind)
         where = as_object.where_clause(inner, inner in self.plurals)
         if where:
             out.append(f"the {noun} {where}")
@@ -334,8 +310,6 @@ class Phraser:
         if shared and self.rng.random() < self.idiomatic_share:
             return _style(self.rng.choice(shared), self.rng), "shared"
         short = self.idiomatic(edge, inner, end, noun)
-        if "'s " in inner and possessable(inner):  # a possessive chain so far: go on with one
-            short = self._possessive_first(short, inner)
         if short and self.rng.random() < self.idiomatic_share:
             return _style(capitalize_first(self.rng.choice(short)), self.rng), "idiomatic"
         subj = self.subject_clause(edge, inner)
@@ -436,48 +410,9 @@ def time_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     return _labels_reading_as(ontology, labels, TIME_WORDS, head=3)
 
 
-#: Words that end a description's first noun phrase (`A human gene, ...`, `A body of people`):
-#: prepositions, relatives, conjunctions, and participles that do not end in -ed (`run by`).
-_NP_ENDS = frozenset(
-    {"of", "that", "who", "which", "where", "with", "in", "at", "on", "for", "from", "to", "by",
-     "and", "or", "such", "e", "as", "like", "about", "between", "under", "over", "into",
-     "run", "made", "built", "held", "kept", "known", "born", "written", "grown", "led", "set"}
-)  # fmt: skip
-
-
-def description_head(description: str) -> str:
-    """The head noun of a description's first noun phrase: what the type IS, lower-case.
-
-    "People" elsewhere in a description says what the type does with people, not that it is one.
-
-    Example:
-        >>> description_head("A human gene, standing also for the protein it encodes.")
-        'gene'
-        >>> description_head("Someone living in the world"), description_head("A body of people who act")
-        ('someone', 'body')
-    """
-    head = ""
-    for word in re.findall(r"[A-Za-z-]+|[,;:.()]", description):
-        low = word.lower()
-        if low in _NP_ENDS or not low[0].isalpha() or (head and low.endswith(("ing", "ed"))):
-            break
-        head = low
-    return head
-
-
 def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
-    """Entity type labels asked with `who`: persons and bodies of people, by label or description head.
-
-    A City "where people live" or "a human gene" is not asked with `who`; a company "that employs
-    people" is, as a body of people.
-    """
-    desc = {e.label: e.description for e in ontology.entity_types}
-    words = PERSON_WORDS | BODY_WORDS
-    return frozenset(
-        label
-        for label in labels
-        if {*re.findall(r"[a-z]+", label.lower()), description_head(desc.get(label, ""))} & words
-    )
+    """Entity type labels whose name or description reads as a person (`who` questions)."""
+    return _labels_reading_as(ontology, labels, PERSON_WORDS)
 
 
 def event_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:

@@ -59,8 +59,6 @@ AGENT_NOUNS = {
     "narrate": "narrator", "translate": "translator", "illustrate": "illustrator", "coach": "coach",
     "feed": "feeder", "photograph": "photographer", "guard": "guard", "visit": "visitor",
 }  # fmt: skip
-#: Verbs of having: `S owns O` also says O as "S's <noun>" ("Bob's boat", "Bob's boats").
-HAVE_VERBS = frozenset({"own", "have", "possess"})
 #: Agent nouns of verbs that take a preposition (`starred in`: "a star of"), for `co-` nouns only.
 PREP_AGENT_NOUNS = {"star": "star", "act": "actor", "perform": "performer", "play": "player"}
 IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women", "mouse": "mice"}
@@ -164,21 +162,14 @@ def capitalize_first(text: str) -> str:
 
 
 def possessable(name: str) -> bool:
-    """Does `<name>'s` read? A name or a possessive chain, not a clause or a `the ...` phrase.
-
-    Possessives chain in English, read from the first named thing on ("Bob's wife's brother's
-    employer"); a relative clause or an `of` phrase takes none ("the cat that Jane owns's").
+    """Does `<name>'s` read? A plain name only: not a clause, a `the ...` phrase or a possessive.
 
     Example:
-        >>> possessable("Bob"), possessable("Bob's wife"), possessable("the cat that Jane owns")
-        (True, True, False)
-        >>> possessable("the friend of Bob"), possessable("Bob's friend's"), possessable("")
-        (False, False, False)
+        >>> possessable("Bob"), possessable("the cat that Jane owns"), possessable("Bob's house")
+        (True, False, False)
     """
     low = f" {name.lower()} "
-    if not name or name.endswith("'s") or name.endswith("'"):
-        return False
-    return not (low.startswith(" the ") or " that " in low or " of " in low or " where " in low)
+    return not (low.startswith(" the ") or " that " in low or " of " in low or "'" in name)
 
 
 @dataclass(frozen=True)
@@ -251,36 +242,6 @@ class Sentence:
             if kind and kind not in noun.split():
                 out.append(f"{obj}'s {kind} {noun}")
         return out
-
-    @property
-    def has(self) -> bool:
-        """Is the phrase a plain verb of having (`owns`, `has`): its object is `S's <noun>`?"""
-        return self.verb in HAVE_VERBS and not self.rest and not self.prep
-
-    def object_nouns(self, subj: str, noun: str) -> list[str]:
-        """Noun phrases for the OBJECT of `<subj> <phrase> O` said as a possessive: `Bob's boat`.
-
-        Only verbs of having (:attr:`has`) and only after a name or possessive chain.
-
-        Example:
-            >>> Sentence.parse("owns").object_nouns("Bob's father", "boat")
-            ["Bob's father's boat"]
-            >>> Sentence.parse("lives in").object_nouns("Bob", "house")
-            []
-        """
-        return [f"{subj}'s {noun}"] if self.has and possessable(subj) else []
-
-    def possession_forms(self, subj: str, noun: str, wh: str) -> list[str]:
-        """Questions whose answer is what `subj` has, asked with a possessive: `What is Bob's boat?`.
-
-        Example:
-            >>> Sentence.parse("owns").possession_forms("Bob's son", "boat", "What")[:2]
-            ["What is Bob's son's boat?", "What are Bob's son's boats?"]
-        """
-        if not self.object_nouns(subj, noun):
-            return []
-        wh = "Who" if wh == "Who" else "What"
-        return [f"{wh} is {subj}'s {noun}?", f"{wh} are {subj}'s {plural(noun)}?", f"Name {subj}'s {noun}."]
 
     def where_clause(self, subj: str, many: bool = False) -> str:
         """`where <subj> <verb>` for a present-tense locative phrase, else "" (`where Joy lives`).
