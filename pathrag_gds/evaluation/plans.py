@@ -119,8 +119,8 @@ def plan_error(top: Chain, gold: Sequence[ChainStep], max_depth: int) -> str:
     """What the plan's first chain `top` got wrong against `gold`, or `right`.
 
     `past`: it walks past the answer (more hops than gold); `short`: it stops short (fewer);
-    `direction`: the gold relations, one walked the other way; `relation`: another relation at
-    some hop, as long as gold; `too_deep`: gold is longer than the chains ranked (`max_depth`).
+    `direction`: the gold relations, one or more walked the other way; `relation`: another
+    relation at some hop, as long as gold; `too_deep`: gold is longer than the chains ranked (`max_depth`).
 
     Example:
         >>> gold = [("child_of", "out"), ("owns", "out")]
