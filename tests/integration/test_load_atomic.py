@@ -30,9 +30,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Container, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import yaml
@@ -57,6 +57,7 @@ from pathrag_gds.ontology import Ontology
 from pathrag_gds.service import PathRag
 
 pytestmark = pytest.mark.integration
+T = TypeVar("T")
 
 TOWNS = 40
 PEOPLE = 2450  # lives_in 2,450 + knows 2,449 + 101 new links between people: 5,000 rows
@@ -122,6 +123,25 @@ def server(settings: Settings) -> Iterator[ServerThread]:
 def _load_args(files: dict[str, Path], which: str, cid: str, *more: str) -> list[str]:
     return ["load", "triples", str(files[which]), "--format", "tsv", "--ontology", str(files["ontology"]),
             "--community", cid, *more]  # fmt: skip
+
+
+#: Reads of one relationship chain while another transaction inserts into it may miss or repeat a
+#: relationship in Neo4j's record format (neo4j/neo4j#13741, fixed in 2026.03, not in the 5.26.5
+#: run here): such a torn count is the engine's and lasts one read. What the load hides would stay
+#: in view on every read until it completes, so a read that is neither version is read again, and
+#: must be whole then.
+TORN_READS = 3
+
+
+def _read_whole(read: Callable[[], T | None], versions: Container[object], key: Callable[[T], object]) -> T:
+    """`read()` until `key` of it is one of `versions`, at most `TORN_READS` more times; else fail."""
+    got = [read()]
+    while got[-1] is None or key(got[-1]) not in versions:
+        assert len(got) <= TORN_READS, f"readers saw neither version on {len(got)} reads in a row: {got}"
+        got.append(read())
+    last = got[-1]
+    assert last is not None
+    return last
 
 
 def _load(files: dict[str, Path], which: str, cid: str, *more: str) -> subprocess.CompletedProcess[str]:
@@ -228,16 +248,14 @@ def test_killed_reload_leaves_readers_on_the_previous_version_and_a_rerun_comple
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT_DIR)},
     )
+    versions = ((v1["entities"], v1["relationships"]), (PEOPLE + TOWNS, full))
     seen: list[tuple[int, int]] = []
     while rerun.poll() is None:
-        counts = community_counts(graph, cid)
-        assert counts is not None
-        entry = _community(server.get("/v1/info").json(), cid)
-        size = entry["size"]
-        assert (counts["entities"], counts["relationships"]) in ((v1["entities"], v1["relationships"]),
-                                                                 (PEOPLE + TOWNS, full)), counts  # fmt: skip
-        seen.append((counts["entities"], size))
-        assert size in (v1["entities"], PEOPLE + TOWNS), entry
+        counts = _read_whole(lambda: community_counts(graph, cid), versions,
+                             lambda c: (c["entities"], c["relationships"]))  # fmt: skip
+        entry = _read_whole(lambda: _community(server.get("/v1/info").json(), cid),
+                            (v1["entities"], PEOPLE + TOWNS), lambda e: e["size"])  # fmt: skip
+        seen.append((counts["entities"], entry["size"]))
     output = rerun.communicate(timeout=60)[0]
     assert rerun.returncode == 0, output
     assert "this load of the same data completes it" in output
