@@ -2,7 +2,8 @@
 
 Each command lives in `pathrag_gds/commands/<name>.py` with a `register(subparsers)` function that
 adds its parser and sets `func` (heavy imports wait inside `func`, so `--help` stays quick). Errors a
-user can cause print one line and exit with status 2.
+user can cause print one line and exit with status 2. Output piped into a reader that stops early
+(`... | head`, `... | grep -q`) ends the command quietly with status 141, as a shell tool ends.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -98,6 +100,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """The reader of stdout went away: no traceback, nothing more written; 128 + SIGPIPE."""
+    try:  # the interpreter's last flush at exit would raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

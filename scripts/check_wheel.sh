@@ -67,8 +67,8 @@ if ! ls "$work"/data/pathrag_gds/.cache/vectors/*.sqlite >/dev/null 2>&1; then
   echo "[wheel] no vector store in the per-user data folder $work/data/pathrag_gds" >&2
   exit 1
 fi
-"$work/venv/bin/python" -m pathrag_gds info --community DefaultCommunity_FictionalStories |
-  grep -q "chain model: .*shipped with the package" || {
+info=$("$work/venv/bin/python" -m pathrag_gds info --community DefaultCommunity_FictionalStories)
+grep -q "chain model: .*shipped with the package" <<<"$info" || {
   echo "[wheel] info does not show the demo graph's shipped chain model" >&2
   exit 1
 }
