@@ -39,6 +39,7 @@ def generate_questions(
     Raises:
         InvalidInput: the community does not exist.
     """
+    from pathrag_gds.training.phraser import someone_labels
     from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
     from pathrag_gds.training.source import community_source
 
@@ -66,6 +67,7 @@ def generate_questions(
         with_answers=False,
         rewordings=rewordings,
         reword_share=options.synonym_share + options.mined_share,
+        someone=someone_labels(ontology, svc.embedder),
     )
     questions: list[GeneratedQuestion] = []
     step = max(1, options.questions // 20)

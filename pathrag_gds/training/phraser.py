@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from pathrag_gds.intent.model import Encoder
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import Edge, EntityRecord, Path
 from pathrag_gds.search.schema import Chain, label_noun, path_chain
@@ -30,8 +33,15 @@ from pathrag_gds.training.phrasing import (
 )
 from pathrag_gds.training.phrasing import plural as _plural
 
-#: Words in an entity type's label or description that make `who` the right question word.
-PERSON_WORDS = frozenset({"person", "people", "character", "human", "someone", "actor", "director", "writer"})
+#: Words in an entity type's label or description that make `who` the right question word (a
+#: label named by what its people do, `Actor`, `Coach`, is read by :func:`someone_labels`).
+PERSON_WORDS = frozenset({"person", "people", "character", "human", "someone"})
+#: The readings :func:`someone_labels` weighs a type's label noun between.
+SOMEONE, SOMETHING = "someone, a person", "something, a thing"
+#: How much nearer `SOMEONE` than `SOMETHING` the encoder reads a label noun (`a coach`) for `who`:
+#: `a person` +0.59; 25 nouns for what people do (baker, inventor, skipper ... actor) +0.18 to +0.4;
+#: things, places and groups (object, match, incident, city, team) +0.14 or less (`crew` +0.22).
+SOMEONE_MARGIN = 0.16
 #: How an anchored question names its occasion (`{}` is the event).
 OCCASION_LINKS = ("during {}", "in {}", "at the time of {}", "when {} happened", "when {} took place")
 #: Words in an entity type's label or description head that make it an occasion (`during X`).
@@ -410,9 +420,37 @@ def time_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
     return _labels_reading_as(ontology, labels, TIME_WORDS, head=3)
 
 
-def person_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:
-    """Entity type labels whose name or description reads as a person (`who` questions)."""
-    return _labels_reading_as(ontology, labels, PERSON_WORDS)
+def person_labels(ontology: Ontology, labels: Iterable[str], someone: Collection[str] = ()) -> frozenset[str]:
+    """Entity type labels asked with `who`.
+
+    Those in `someone` (:func:`someone_labels`), and those whose label or description holds a
+    person word: a person, or a body of people (`A business that employs people`), which English
+    asks for with `who` too ("Who employs Jane?").
+    """
+    labels = list(labels)
+    return frozenset(x for x in labels if x in someone) | _labels_reading_as(ontology, labels, PERSON_WORDS)
+
+
+def someone_labels(ontology: Ontology, encoder: Encoder) -> frozenset[str]:
+    """Type labels whose noun the sentence encoder reads as someone rather than something.
+
+    People name a type by what its members do (`Coach`, `Researcher`) as often as by `Person`,
+    and ask for any of them with `who`; a word list cannot hold every such noun, the encoder
+    knows them. `a <noun>` is read against :data:`SOMEONE` and :data:`SOMETHING`; a type is
+    someone when it is nearer the first by :data:`SOMEONE_MARGIN`.
+
+    Example:
+        >>> from pathrag_gds.encoders import get_embedder  # doctest: +SKIP
+        >>> onto = Ontology.from_mapping({"entity_types": [{"label": "Sailor"}, {"label": "Anchor"}]})
+        >>> sorted(someone_labels(onto, get_embedder()))  # doctest: +SKIP
+        ['Sailor']
+    """
+    labels = [e.label for e in ontology.entity_types]
+    if not labels:
+        return frozenset()
+    vecs = np.asarray(encoder.encode([f"a {label_noun(x)}" for x in labels] + [SOMEONE, SOMETHING]))
+    margins = vecs[:-2] @ vecs[-2] - vecs[:-2] @ vecs[-1]
+    return frozenset(x for x, m in zip(labels, margins, strict=True) if m >= SOMEONE_MARGIN)
 
 
 def event_labels(ontology: Ontology, labels: Iterable[str]) -> frozenset[str]:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from pathrag_gds.ontology import Ontology
@@ -117,6 +117,8 @@ class QuestionGenerator:
         compound_walk_share: share of 2+ hop walks made to start with such a chain.
         rewordings: other ways to say the ontology's relation phrases (WordNet synonyms,
             :func:`pathrag_gds.training.synonyms.synonym_table`).
+        someone: type labels the encoder reads as someone, asked with `who` beside those a
+            person word names (:func:`~pathrag_gds.training.phraser.someone_labels`).
         reword_share: share of the phrases said with one of their rewordings; drawn from a
             random stream of its own, so the walks are the same with or without it.
     """
@@ -135,6 +137,7 @@ class QuestionGenerator:
         compound_walk_share: float = 0.3,
         rewordings: Mapping[str, Sequence[str]] | None = None,
         reword_share: float = 0.0,
+        someone: Collection[str] = (),
     ) -> None:
         if max_depth < 1:
             raise ValueError("max_depth must be at least 1")
@@ -151,6 +154,7 @@ class QuestionGenerator:
         self.rewordings = dict(rewordings or {})
         self.reword_share = reword_share
         self.reword_rng = random.Random(f"reword-{seed}")
+        self.someone = frozenset(someone)
         self._starts = source.start_ids()
         if not self._starts:
             raise ValueError("the graph has no entity with a neighbour to start a question from")
@@ -236,7 +240,7 @@ class QuestionGenerator:
                 self.ontology,
                 ents,
                 self.rng,
-                person_labels(self.ontology, labels),
+                person_labels(self.ontology, labels, self.someone),
                 place_labels(self.ontology, labels),
                 time_labels(self.ontology, labels),
                 compounds=self.compounds,

@@ -13,6 +13,7 @@ from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.serialize import approx_tokens
 from pathrag_gds.training.pairs import PairBuilder, TrainingPair
+from pathrag_gds.training.phraser import someone_labels
 from pathrag_gds.training.questions import GeneratedQuestion, QuestionGenerator
 from pathrag_gds.training.source import Neo4jSource, community_source
 from pathrag_gds.training.tune_options import Progress, TuneOptions
@@ -39,7 +40,13 @@ def generate_questions(
     s = settings or get_settings()
     svc = PathRag(s)
     ontology, source = community_source(svc, options.community, cap=options.hub_cap, seed=options.seed)
-    gen = QuestionGenerator(source, ontology, seed=options.seed, max_depth=options.max_depth)
+    gen = QuestionGenerator(
+        source,
+        ontology,
+        seed=options.seed,
+        max_depth=options.max_depth,
+        someone=someone_labels(ontology, svc.embedder),
+    )
     questions = gen.generate(max(1, options.pairs // PAIRS_PER_QUESTION))
     return questions, source, ontology, svc
 

@@ -6,6 +6,7 @@ import re
 
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.training.pairs import PairBuilder
+from pathrag_gds.training.phraser import person_labels, someone_labels
 from pathrag_gds.training.phrasing import Sentence, base_verb, kind_noun, past_base_verb, plural
 from pathrag_gds.training.questions import MemoryGraph, QuestionGenerator
 from tests.unit.test_training import ONTOLOGY, toy_graph
@@ -271,3 +272,31 @@ def test_verbs_agree_with_plural_noun_phrases() -> None:
     assert not bad, bad
     assert any(re.search(r"\b(were|are|do) the movies that", q, re.I) for q in plural_subject), plural_subject
     assert any(re.search(r"the movies that .* (of|directed) (have|were) ", q) for q in plural_subject)
+
+
+#: Types named by what their people do, a thing, and a type a person word describes.
+WHO_ONTOLOGY = Ontology.from_mapping(
+    {
+        "id": "who",
+        "entity_types": [
+            {"label": "Sailor", "description": "Crews a ship."},
+            {"label": "Baker", "description": "Bakes bread for the village."},
+            {"label": "Anchor", "description": "Holds a ship in place."},
+            {"label": "Household", "description": "The people who live in one house."},
+        ],
+    }
+)
+
+
+def test_who_for_types_the_encoder_reads_as_someone_beside_those_a_person_word_describes() -> None:
+    from pathrag_gds.encoders import get_embedder
+
+    people = ["Nurse", "Pilot", "Teacher", "Farmer", "Inventor", "Skipper", "Founder", "Engineer"]
+    things = ["City", "Company", "Object", "Match", "Incident", "Team", "Machine", "Trophy"]
+    onto = Ontology.from_mapping({"entity_types": [{"label": x} for x in people + things]})
+    assert someone_labels(onto, get_embedder()) == set(people)
+    someone = someone_labels(WHO_ONTOLOGY, get_embedder())
+    assert someone == {"Sailor", "Baker"}
+    labels = [e.label for e in WHO_ONTOLOGY.entity_types]
+    assert person_labels(WHO_ONTOLOGY, labels, someone) == {"Sailor", "Baker", "Household"}
+    assert person_labels(WHO_ONTOLOGY, labels) == {"Household"}
