@@ -9,6 +9,7 @@ user can cause print one line and exit with status 2. Output piped into a reader
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import os
@@ -106,10 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _reader_gone() -> int:
     """The reader of stdout went away: no traceback, nothing more written; 128 + SIGPIPE."""
-    try:  # the interpreter's last flush at exit would raise again
+    with contextlib.suppress(OSError, ValueError):  # the interpreter's last flush would raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
     return 141
 
 
