@@ -139,10 +139,33 @@ def plan_error(top: Chain, gold: Sequence[ChainStep], max_depth: int) -> str:
     return "direction" if [t for t, _ in top] == [g for g, _ in gold] else "relation"
 
 
-def gold_rank(scores: Sequence[float], chains: Sequence[Chain], gold: Sequence[ChainStep]) -> int | None:
-    """The 1-based rank of the best-scored chain that walks `gold` (ties: the earlier chain), or None."""
+def gold_rank(
+    scores: Sequence[float],
+    chains: Sequence[Chain],
+    gold: Sequence[ChainStep],
+    texts: Sequence[str] | None = None,
+) -> int | None:
+    """The 1-based rank of the best-scored chain that walks `gold` (ties: the earlier chain), or None.
+
+    Chains of one text (`texts`: a symmetric relation walked either way reads "the person that is
+    married to X" both ways) are one plan, as the planner holds them (:func:`~pathrag_gds.search.
+    planner.plan_chains`): they rank once, where the best of them does, and walk `gold` when one does.
+
+    Example:
+        >>> out, in_ = (("married_to", "out"),), (("married_to", "in"),)
+        >>> gold_rank([0.5, 0.5], [out, in_], [("married_to", "in")])
+        2
+        >>> gold_rank([0.5, 0.5], [out, in_], [("married_to", "in")], ["married to X", "married to X"])
+        1
+    """
     order = sorted(range(len(chains)), key=lambda i: (-scores[i], i))
-    return next((r for r, i in enumerate(order, 1) if matches(chains[i], gold)), None)
+    ranks: dict[object, int] = {}
+    for i in order:
+        key = texts[i] if texts is not None else i
+        rank = ranks.setdefault(key, len(ranks) + 1)
+        if matches(chains[i], gold):
+            return rank
+    return None
 
 
 def gold_steps(q: MetaQAQuestion) -> tuple[ChainStep, ...] | None:
@@ -172,6 +195,23 @@ def best_typing(chains: Sequence[TypedChain], scores: Sequence[float]) -> dict[C
     for chain, score in zip(chains, scores, strict=True):
         best[chain.steps] = max(score, best.get(chain.steps, score))
     return best
+
+
+def best_texts(
+    chains: Sequence[TypedChain], texts: Sequence[str], scores: Sequence[float]
+) -> dict[Chain, str]:
+    """Each chain's text in its best-scored typing (:func:`best_typing`), as the planner reads it.
+
+    Example:
+        >>> a, b = TypedChain((("r", "out"),), ("P", "P")), TypedChain((("r", "out"),), ("P", "A"))
+        >>> best_texts([a, b], ["the person", "the animal"], [0.2, 0.7])
+        {(('r', 'out'),): 'the animal'}
+    """
+    best: dict[Chain, tuple[float, str]] = {}
+    for chain, text, score in zip(chains, texts, scores, strict=True):
+        if chain.steps not in best or score > best[chain.steps][0]:
+            best[chain.steps] = (score, text)
+    return {steps: text for steps, (_, text) in best.items()}
 
 
 def summarize_ranks(ranks: Iterable[tuple[int, int | None]]) -> dict[str, dict[str, Any]]:
@@ -258,7 +298,8 @@ def plan_ranks(
         terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
         best = best_typing(typed_chains, scores)
-        rank = gold_rank(list(best.values()), list(best), gold)
+        read = best_texts(typed_chains, texts, scores)
+        rank = gold_rank(list(best.values()), list(best), gold, [read[c] for c in best])
         out.append((q.hop, rank))
         if errors is not None and rank != 1:
             top = max(best, key=lambda c: best[c])  # the first of the best, as gold_rank orders

@@ -32,6 +32,17 @@ def test_gold_rank_is_the_best_matching_chain_and_none_without_one() -> None:
     assert gold_rank([0.5, 0.5], chains[:2], [("b", "out")]) == 2, "ties keep the chains' order"
 
 
+def test_chains_of_one_text_are_one_plan_ranked_where_the_best_of_them_is() -> None:
+    # a symmetric relation walked either way reads the same: the planner holds both as one chain
+    chains: list[Chain] = [(("sibling_of", "out"),), (("owns", "out"),), (("sibling_of", "in"),)]
+    texts = ["the sibling of X", "what X owns", "the sibling of X"]
+    assert gold_rank([0.9, 0.5, 0.9], chains, [("sibling_of", "in")]) == 2
+    assert gold_rank([0.9, 0.5, 0.9], chains, [("sibling_of", "in")], texts) == 1
+    assert gold_rank([0.9, 0.5, 0.4], chains, [("sibling_of", "in")], texts) == 1
+    assert gold_rank([0.4, 0.5, 0.4], chains, [("sibling_of", "in")], texts) == 2
+    assert gold_rank([0.4, 0.5, 0.4], chains, [("owns", "in")], texts) is None
+
+
 def test_gold_steps_from_a_chain_file_or_a_metaqa_qtype() -> None:
     base = {"index": 0, "raw": "q [X]", "question": "q X", "topic": "X", "answers": ()}
     with_chain = MetaQAQuestion(hop=1, chain=(("parent_of", "in"),), **base)  # type: ignore[arg-type]
