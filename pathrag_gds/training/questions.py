@@ -117,10 +117,10 @@ class QuestionGenerator:
         compound_walk_share: share of 2+ hop walks made to start with such a chain.
         rewordings: other ways to say the ontology's relation phrases (WordNet synonyms,
             :func:`pathrag_gds.training.synonyms.synonym_table`).
-        someone: type labels the encoder reads as someone, asked with `who` beside those a
-            person word names (:func:`~pathrag_gds.training.phraser.someone_labels`).
         reword_share: share of the phrases said with one of their rewordings; drawn from a
             random stream of its own, so the walks are the same with or without it.
+        someone: type labels the encoder reads as someone, asked with `who` beside those a
+            person word names (:func:`~pathrag_gds.training.phraser.someone_labels`).
     """
 
     def __init__(
