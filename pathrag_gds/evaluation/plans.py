@@ -180,38 +180,24 @@ def gold_steps(q: MetaQAQuestion) -> tuple[ChainStep, ...] | None:
     return None
 
 
-def best_typing(chains: Sequence[TypedChain], scores: Sequence[float]) -> dict[Chain, float]:
-    """Each chain's best score over its typings, as the planner keeps a chain found twice.
+def best_typing(
+    chains: Sequence[TypedChain], scores: Sequence[float], texts: Sequence[str]
+) -> dict[Chain, tuple[float, str]]:
+    """Each chain's best score over its typings and that typing's text, as the planner keeps it.
 
     A relation between `Person` or `Animal` reads "the person that ..." and "the animal that ...";
     the plan keeps the better of the two, so the rank is taken over chains, not typings.
 
     Example:
         >>> a, b = TypedChain((("r", "out"),), ("P", "P")), TypedChain((("r", "out"),), ("P", "A"))
-        >>> best_typing([a, b], [0.2, 0.7])
-        {(('r', 'out'),): 0.7}
-    """
-    best: dict[Chain, float] = {}
-    for chain, score in zip(chains, scores, strict=True):
-        best[chain.steps] = max(score, best.get(chain.steps, score))
-    return best
-
-
-def best_texts(
-    chains: Sequence[TypedChain], texts: Sequence[str], scores: Sequence[float]
-) -> dict[Chain, str]:
-    """Each chain's text in its best-scored typing (:func:`best_typing`), as the planner reads it.
-
-    Example:
-        >>> a, b = TypedChain((("r", "out"),), ("P", "P")), TypedChain((("r", "out"),), ("P", "A"))
-        >>> best_texts([a, b], ["the person", "the animal"], [0.2, 0.7])
-        {(('r', 'out'),): 'the animal'}
+        >>> best_typing([a, b], [0.2, 0.7], ["the person", "the animal"])
+        {(('r', 'out'),): (0.7, 'the animal')}
     """
     best: dict[Chain, tuple[float, str]] = {}
-    for chain, text, score in zip(chains, texts, scores, strict=True):
+    for chain, score, text in zip(chains, scores, texts, strict=True):
         if chain.steps not in best or score > best[chain.steps][0]:
             best[chain.steps] = (score, text)
-    return {steps: text for steps, (_, text) in best.items()}
+    return best
 
 
 def summarize_ranks(ranks: Iterable[tuple[int, int | None]]) -> dict[str, dict[str, Any]]:
@@ -297,12 +283,11 @@ def plan_ranks(
         masked = mask_mentions(q.question, [said])
         terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
-        best = best_typing(typed_chains, scores)
-        read = best_texts(typed_chains, texts, scores)
-        rank = gold_rank(list(best.values()), list(best), gold, [read[c] for c in best])
+        best = best_typing(typed_chains, scores, texts)
+        rank = gold_rank([x for x, _ in best.values()], list(best), gold, [t for _, t in best.values()])
         out.append((q.hop, rank))
         if errors is not None and rank != 1:
-            top = max(best, key=lambda c: best[c])  # the first of the best, as gold_rank orders
+            top = max(best, key=lambda c: best[c][0])  # the first of the best, as gold_rank orders
             kind = plan_error(top, gold, max_depth)
             errors[kind] = errors.get(kind, 0) + 1
         if keys is not None:
