@@ -1,5 +1,5 @@
-"""The story suites (Bob: spec, fresh, heldout; the harbour, orchard, biomed, media, supply, league
-and scholar graphs: heldout) read and agree with their graphs.
+"""The story suites (Bob: spec, fresh, heldout; the harbour, orchard, biomed, media, supply, league,
+scholar, ops and dynasty graphs: heldout) read and agree with their graphs.
 
 Every question's intended path, written at the head of its `note` ("a -rel-> b <-rel- c"), is walked
 in the graph file: each edge exists, the path has the question's hop count and holds the entities
@@ -27,6 +27,8 @@ SUITES = {
     "supply_eval.yaml": "supply.yaml",
     "league_eval.yaml": "league.yaml",
     "scholar_eval.yaml": "scholar.yaml",
+    "ops_eval.yaml": "ops.yaml",
+    "dynasty_eval.yaml": "dynasty.yaml",
 }
 
 
