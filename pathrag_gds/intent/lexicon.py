@@ -57,6 +57,14 @@ KIND_OF_WORDS = frozenset({"kind", "type", "sort", "kinds", "types", "sorts"})
 COPULAS = frozenset({"is", "are", "was", "were"})
 #: Auxiliaries right after `what`/`which` put the subject next (`what did X ...`): no type noun follows.
 AUXILIARY_OPENERS = frozenset({"did", "does", "do", "can", "could", "will"})
+#: Words that close a noun phrase after the wh-word ("which lifeboat volunteer IS ...", "... THAT"):
+#: what comes before them is the whole phrase, ending in its head (`text.closed_phrase`).
+PHRASE_CLOSERS = (
+    COPULAS
+    | AUXILIARY_OPENERS
+    | RELATIVE_WORDS
+    | frozenset({"has", "have", "had", "would", "should", "may", "might", "must"})
+)
 #: How a request without a wh-word opens before the noun phrase it asks for (`name the people ...`).
 REQUEST_OPENERS = frozenset({"name", "list", "give", "show", "find", "me", "the", "a", "an", "all", "every"})
 #: `do`-support after a wh-word (`what does the company make`): the question's last verb is asked.

@@ -51,7 +51,15 @@ from pathrag_gds.intent.mentions import (
     type_mentions,
 )
 from pathrag_gds.intent.model import EXPECTED_MIN, Encoder, softmax_scores
-from pathrag_gds.intent.text import asks_kind_of_named, main_clause, singular, verb_key, wh_and_noun, words
+from pathrag_gds.intent.text import (
+    asks_kind_of_named,
+    closed_phrase,
+    main_clause,
+    singular,
+    verb_key,
+    wh_and_noun,
+    words,
+)
 from pathrag_gds.intent.vocabulary import OntologyVocabulary
 from pathrag_gds.paths import EntityRecord
 
@@ -269,8 +277,11 @@ def noun_rule(r: Reading, d: Draft, vocab: OntologyVocabulary, encoder: Encoder)
     """The type noun (`which village`): the word of its phrase that fits a type best gives the scores."""
     if d.kind != "entity" or not r.noun:
         return d
-    scores, best, noun = vocab.best_noun(r.noun.split(), encoder)
-    reason = f"noun '{noun}' -> {top_scores(scores)} (similarity {best:.2f})"
+    phrase = r.noun.split()
+    headed = closed_phrase(r.words, phrase)
+    scores, best, noun = vocab.best_noun(phrase, encoder, headed=headed)
+    head = f" (the head of '{r.noun}')" if headed else ""
+    reason = f"noun '{noun}'{head} -> {top_scores(scores)} (similarity {best:.2f})"
     return d.because(reason, scores=scores, noun=noun)
 
 

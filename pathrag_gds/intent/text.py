@@ -24,6 +24,7 @@ from pathrag_gds.intent.lexicon import (
     NOUN_WH,
     NOUNLESS_WH,
     PERSON_WH,
+    PHRASE_CLOSERS,
     REQUEST_OPENERS,
     STOP_WORDS,
     TEMPORAL_WORDS,
@@ -170,6 +171,28 @@ def content_run(tokens: Sequence[str], i: int) -> list[str]:
         run.append(tokens[i])
         i += 1
     return run
+
+
+def closed_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
+    """Is `phrase` (two words or more) a whole noun phrase: followed by a copula, an auxiliary or nothing?
+
+    A relative word closes it too. Then its last word is its head, as in every English compound
+    ("which lifeboat volunteer is ..." asks for a volunteer); a phrase followed by other words may
+    end in a verb instead ("which dog keeps chasing ...", "which words describe X").
+
+    Example:
+        >>> closed_phrase("which lifeboat volunteer is married to x".split(), ["lifeboat", "volunteer"])
+        True
+        >>> closed_phrase("which words describe x".split(), ["words", "describe"])
+        False
+    """
+    n = len(phrase)
+    if n < 2:
+        return False
+    for i in range(len(tokens) - n + 1):
+        if list(tokens[i : i + n]) == list(phrase):
+            return i + n == len(tokens) or tokens[i + n] in PHRASE_CLOSERS
+    return False
 
 
 def head_noun(tokens: Sequence[str], start: int) -> str:

@@ -57,8 +57,18 @@ class OntologyVocabulary:
     concept_scores: dict[str, dict[str, float]]
     _noun_cache: dict[str, dict[str, float]] = field(default_factory=dict)
 
-    def best_noun(self, words: Sequence[str], encoder: Encoder) -> tuple[dict[str, float], float, str]:
-        """Scores of the word of a short noun phrase that best fits a type (`dog keeps` -> `dog`)."""
+    def best_noun(
+        self, words: Sequence[str], encoder: Encoder, *, headed: bool = False
+    ) -> tuple[dict[str, float], float, str]:
+        """Scores of the noun a short phrase asks for, the similarity, and the noun.
+
+        The word of the phrase that best fits a type (`dog keeps` -> `dog`), or with `headed` (a
+        whole noun phrase: :func:`~.text.closed_phrase`) its last word, its head (`lifeboat
+        volunteer` -> `volunteer`).
+        """
+        if headed and words:
+            scores, sim = self.noun_scores(words[-1], encoder)
+            return scores, sim, words[-1]
         best: tuple[dict[str, float], float, str] = ({}, -1.0, "")
         for w in words:
             scores, sim = self.noun_scores(w, encoder)

@@ -152,6 +152,18 @@ def test_noun_rule_takes_a_type_label_without_the_model() -> None:
     assert noun_rule(r, d, _vocab({}, 1), Axes([])) is d
 
 
+def test_noun_rule_reads_a_whole_noun_phrase_by_its_head() -> None:
+    # "which lifeboat volunteer is ...": a compound asks for its last word, whatever the first fits
+    r, d = _start("Which movie person is married to Bob?")
+    out = noun_rule(r, d, _vocab({}, 1), Axes([]))
+    assert out.noun == "person" and max(out.scores, key=lambda t: out.scores[t]) == "Person"
+    assert out.reasons == ("noun 'person' (the head of 'movie person') -> Person 1.00 (similarity 1.00)",)
+    # not closed by a copula, an auxiliary or a relative word: its last word may be a verb, and the
+    # word that fits a type best is the noun (both fit here: the first)
+    r, d = _start("Which movie person likes Bob?")
+    assert noun_rule(r, d, _vocab({}, 1), Axes([])).noun == "movie"
+
+
 def test_kind_of_named_rule_drops_the_named_entitys_own_type() -> None:
     vocab = _vocab({}, 1)
     r, d = _start("What kind of animal is Bob?")  # Bob is the animal: a category of Bob is asked
