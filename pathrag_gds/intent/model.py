@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -79,6 +79,23 @@ class Intent:
     def answer_is_named(self) -> bool:
         """True when the question asks about a named entity itself (attribute / definition)."""
         return self.kind in {"attribute", "definition"}
+
+    def asks_for_another_type(self, labels: Collection[str]) -> bool:
+        """Does the question ask for an entity of none of these types, so one of them is no answer?
+
+        Then an entity with these labels cannot answer about itself: "what does X act in" about a
+        person asks for a movie, not for X (the plan's empty chain, `planner.plan_chains`).
+
+        Example:
+            >>> it = Intent("what does X act in", kind="entity", type_scores={"Movie": 1.0})
+            >>> it.asks_for_another_type(("Person",)), it.asks_for_another_type(("Movie",))
+            (True, False)
+            >>> who = Intent("who is X", kind="definition", type_scores={"Movie": 1.0})
+            >>> who.asks_for_another_type(("Person",))
+            False
+        """
+        expected = self.expected_types
+        return self.kind == "entity" and bool(expected) and not set(expected) & set(labels)
 
     @property
     def hinted_relations(self) -> list[str]:

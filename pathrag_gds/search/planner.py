@@ -311,6 +311,7 @@ def plan_chains(
     far: ChainScoreFn | None = None,
     pool: Collection[str] | None = None,
     reserve: int = 0,
+    itself: bool = True,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -326,6 +327,8 @@ def plan_chains(
     chains the graph holds (the chain model's pool, :func:`~pathrag_gds.search.schema.pool_chain_texts`);
     no other chain is planned (None: every chain of the schema). `reserve`: how many of the most
     probable chain texts the plan holds beside the kept ones (:meth:`ChainPlan.held`; 0: none).
+    `itself`: may the topic answer about itself (the empty chain)? False where the question asks
+    for another type of entity (:meth:`~pathrag_gds.intent.model.Intent.asks_for_another_type`).
     """
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
@@ -338,6 +341,8 @@ def plan_chains(
                 cand = [n for c in level for n in next_chains(ontology, c)]
                 if depth == 1 and first_steps is not None:
                     cand = [c for c in cand if c.steps[0] in first_steps]
+            elif not itself:
+                continue  # the empty chain is not planned; the walk starts from the topic anyway
             ts = [chain_text(ontology, c) for c in cand]
             if pool is not None:
                 held = [t in pool for t in ts]

@@ -160,6 +160,7 @@ def topic_plans(
                 far=far,
                 pool=scorer.pool,
                 reserve=settings.chain_reserve,
+                itself=ctx.intent is None or not ctx.intent.asks_for_another_type(labels),
             )
         if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
             plans[t] = memo[key]

@@ -126,6 +126,17 @@ def test_plan_finds_the_scored_chain_and_allows_only_its_prefixes() -> None:
     assert plan.prob((("directed_by", "in"),)) == 0.0
 
 
+def test_the_empty_chain_is_planned_only_where_the_topic_may_answer_about_itself() -> None:
+    # a scorer sure the question is about X itself ("X" reads best), as for "what does X act in"
+    def itself(texts):  # type: ignore[no-untyped-def]
+        return [1.0 if t == "X itself" else 0.1 * len(t) / 100 for t in texts]
+
+    plan = plan_chains(itself, MOVIES, "Person", max_depth=2, keep=3, temperature=0.1)
+    assert plan.best == () and plan.prob(()) > 0.5
+    other = plan_chains(itself, MOVIES, "Person", max_depth=2, keep=3, temperature=0.1, itself=False)
+    assert () not in other.probs and len(other.probs) == 3 and other.allowed(())
+
+
 def test_plan_tells_direction_apart() -> None:
     # the same relation walked the other way is another chain
     score = steps_scorer(MOVIES, "Person", ("directed_by", "in"))
