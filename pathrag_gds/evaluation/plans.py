@@ -279,7 +279,7 @@ def plan_ranks(
         typed_chains, texts = pools[labels]
         # scored as the search's planner scores them (planner.score_chains)
         intent = infer_intent(q.question, ontology, service.embedder, [entity])
-        if intent.asks_for_another_type(labels):  # nor planned there: X itself is no answer
+        if intent.asks_for_another_type(labels):  # X itself is no answer: the planner drops it too
             kept = [i for i, c in enumerate(typed_chains) if c.steps]
             typed_chains, texts = [typed_chains[i] for i in kept], [texts[i] for i in kept]
         said = q.topic if q.topic in q.question else intent.named_as.get(entity.id) or entity.name

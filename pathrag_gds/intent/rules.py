@@ -274,7 +274,7 @@ def named_answer_rule(r: Reading, d: Draft) -> Draft:
 
 
 def noun_rule(r: Reading, d: Draft, vocab: OntologyVocabulary, encoder: Encoder) -> Draft:
-    """The type noun (`which village`): the word of its phrase that fits a type best gives the scores."""
+    """The type noun (`which village`) gives the scores: a whole phrase's head, else its best-fitting word."""
     if d.kind != "entity" or not r.noun:
         return d
     phrase = r.noun.split()
