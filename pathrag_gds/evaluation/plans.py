@@ -33,7 +33,7 @@ from pathrag_gds.errors import InvalidInput
 from pathrag_gds.intent import infer_intent, mask_mentions
 from pathrag_gds.search.planner import score_chains
 from pathrag_gds.search.schema import Chain, TypedChain, chain_text, schema_chains
-from pathrag_gds.search.topics import question_terms
+from pathrag_gds.search.topics import named_links, question_terms
 
 #: The cut-offs reported (the search walks the best `chain_keep`, 5 by default).
 CUTOFFS = (1, 5, 10)
@@ -284,6 +284,10 @@ def plan_ranks(
             typed_chains, texts = [typed_chains[i] for i in kept], [texts[i] for i in kept]
         said = q.topic if q.topic in q.question else intent.named_as.get(entity.id) or entity.name
         masked = mask_mentions(q.question, [said])
+        fewest = named_links(intent, masked)
+        if 0 < fewest <= max_depth and any(len(c.steps) >= fewest for c in typed_chains):
+            kept = [i for i, c in enumerate(typed_chains) if len(c.steps) >= fewest]  # as planned
+            typed_chains, texts = [typed_chains[i] for i in kept], [texts[i] for i in kept]
         terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
         best = best_typing(typed_chains, scores, texts)

@@ -312,6 +312,7 @@ def plan_chains(
     pool: Collection[str] | None = None,
     reserve: int = 0,
     itself: bool = True,
+    min_hops: int = 0,
 ) -> ChainPlan:
     """Beam search over the schema's chains from a topic with these type labels.
 
@@ -329,9 +330,14 @@ def plan_chains(
     probable chain texts the plan holds beside the kept ones (:meth:`ChainPlan.held`; 0: none).
     `itself`: may the topic answer about itself (the empty chain)? False where the question asks
     for another type of entity (:meth:`~pathrag_gds.intent.model.Intent.asks_for_another_type`).
+    `min_hops`: the fewest hops the question's words name (a possessive chain,
+    :func:`~pathrag_gds.intent.text.chained_links`); shorter chains still guide the beam but are
+    not planned. Ignored past `max_depth`.
     """
+    shortest = min_hops if min_hops <= max_depth else 0
     starts = [labels] if isinstance(labels, str) else list(dict.fromkeys(labels)) or [ANY_LABEL]
     scored: dict[Chain, float] = {}
+    short: dict[Chain, float] = {}  # chains under `min_hops`
     texts: dict[Chain, str] = {}
     for label in starts:
         level = [TypedChain((), (label,))]
@@ -351,12 +357,14 @@ def plan_chains(
             if not cand:
                 break
             sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns, far)
+            into = short if depth < shortest else scored
             for c, t, sim in zip(cand, ts, sims, strict=True):
-                if c.steps not in scored or sim > scored[c.steps]:
-                    scored[c.steps] = sim
+                if c.steps not in into or sim > into[c.steps]:
+                    into[c.steps] = sim
                     texts[c.steps] = t
             ranked = sorted(zip(sims, range(len(cand)), strict=True), key=lambda x: (-x[0], x[1]))
             level = [cand[i] for _, i in ranked[:beam]]
+    scored = scored or short  # no chain as long as the words name: the shorter ones after all
     # chains that read the same (a symmetric relation walked either way) are one answer to the
     # question: they share one probability
     by_text: dict[str, list[Chain]] = {}

@@ -40,6 +40,8 @@ from typing import Protocol
 
 from pathrag_gds.config import Settings
 from pathrag_gds.intent import mask_mentions
+from pathrag_gds.intent.model import Intent
+from pathrag_gds.intent.text import chained_links
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.nouns import NounWeights
@@ -110,6 +112,24 @@ def question_terms(
     return near, weight, answer_types, nouns, scorer.far_scorer_for(masked, settings.chain_far_weight)
 
 
+def named_links(intent: Intent | None, masked: str) -> int:
+    """The fewest hops a plan may have: the links of a possessive or `of` chain from the topic.
+
+    Only where the question asks for an entity (its last possessive could name an attribute of
+    it otherwise: "X's owner's age"), and only two or more (one link, "X's owner", is any plan).
+
+    Example:
+        >>> named_links(Intent("q", kind="entity"), "What is the name of X's father's boat?")
+        2
+        >>> named_links(Intent("q", kind="attribute"), "What is X's owner's age?")
+        0
+    """
+    if intent is None or intent.kind != "entity":
+        return 0
+    links = chained_links(masked)
+    return links if links >= 2 else 0
+
+
 def topic_plans(
     scorer: ChainScorers | None,
     ctx: QueryContext,
@@ -161,6 +181,7 @@ def topic_plans(
                 pool=scorer.pool,
                 reserve=settings.chain_reserve,
                 itself=ctx.intent is None or not ctx.intent.asks_for_another_type(labels),
+                min_hops=named_links(ctx.intent, masked),
             )
         if max(memo[key].probs.values(), default=0.0) >= settings.chain_min_best:
             plans[t] = memo[key]

@@ -137,6 +137,25 @@ def test_the_empty_chain_is_planned_only_where_the_topic_may_answer_about_itself
     assert () not in other.probs and len(other.probs) == 3 and other.allowed(())
 
 
+def test_chains_shorter_than_the_words_name_are_not_planned_unless_none_is_longer() -> None:
+    # the scorer likes the one-hop chain best; the question's possessive chain names two links
+    score = steps_scorer(MOVIES, "Person", ("starred_actors", "in"))
+    plan = plan_chains(score, MOVIES, "Person", max_depth=2, keep=3, temperature=0.1)
+    assert plan.best == (("starred_actors", "in"),)
+    two = plan_chains(score, MOVIES, "Person", max_depth=2, keep=3, temperature=0.1, min_hops=2)
+    assert two.best[0] == ("starred_actors", "in") and all(len(c) == 2 for c in two.probs)
+    # past the plan's depth the words are not read; from a type with no longer chain, the shorter stay
+    assert (
+        plan_chains(score, MOVIES, "Person", max_depth=2, keep=3, temperature=0.1, min_hops=3).best
+        == plan.best
+    )
+    one_hop = {chain_text(MOVIES, c) for c in schema_chains(MOVIES, "Person", 1)}  # a graph of 1-hop chains
+    held = plan_chains(
+        score, MOVIES, "Person", max_depth=2, keep=3, temperature=0.1, min_hops=2, pool=one_hop
+    )
+    assert held.best == (("starred_actors", "in"),) and all(len(c) <= 1 for c in held.probs)
+
+
 def test_plan_tells_direction_apart() -> None:
     # the same relation walked the other way is another chain
     score = steps_scorer(MOVIES, "Person", ("directed_by", "in"))
