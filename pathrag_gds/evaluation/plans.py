@@ -279,14 +279,16 @@ def plan_ranks(
         typed_chains, texts = pools[labels]
         # scored as the search's planner scores them (planner.score_chains)
         intent = infer_intent(q.question, ontology, service.embedder, [entity])
-        if intent.asks_for_another_type(labels):  # X itself is no answer: the planner drops it too
-            kept = [i for i, c in enumerate(typed_chains) if c.steps]
-            typed_chains, texts = [typed_chains[i] for i in kept], [texts[i] for i in kept]
         said = q.topic if q.topic in q.question else intent.named_as.get(entity.id) or entity.name
         masked = mask_mentions(q.question, [said])
+        # the chains the planner leaves out: X itself where another type is asked, and those
+        # shorter than a possessive chain's links (where any chain is that long)
         fewest = named_links(intent, masked)
-        if 0 < fewest <= max_depth and any(len(c.steps) >= fewest for c in typed_chains):
-            kept = [i for i, c in enumerate(typed_chains) if len(c.steps) >= fewest]  # as planned
+        if not (0 < fewest <= max_depth and any(len(c.steps) >= fewest for c in typed_chains)):
+            fewest = 0
+        fewest = max(fewest, int(intent.asks_for_another_type(labels)))
+        if fewest:
+            kept = [i for i, c in enumerate(typed_chains) if len(c.steps) >= fewest]
             typed_chains, texts = [typed_chains[i] for i in kept], [texts[i] for i in kept]
         terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
