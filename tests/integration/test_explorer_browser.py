@@ -329,7 +329,9 @@ def test_examples_written_from_the_graph_read_only_the_communitys_edges(
     assert rows and {r["type"] for r in rows} <= set(types) and len({r["type"] for r in rows}) == len(rows)
     owns = [r for r in rows if r["type"] == "owns"]
     assert owns and owns[0]["target"] and "Person" in owns[0]["source_labels"], owns
-    questions = questions_from_edges(rows, ontology, 10)
+    # every row's question: the rows come in the order of the stored ontology's types, which a read
+    # does not fix, so the first ten need not hold the `owns` one
+    questions = questions_from_edges(rows, ontology, len(rows))
     assert any(q.startswith("Which ") and q.endswith(f" owns {owns[0]['target']}?") for q in questions), (
         questions
     )
