@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         "named_as",
         "named_types",
         "described",
+        "link_types",
     ):
         print(f"{key:>17}: {data[key]}")
     for r in data["reasons"]:

@@ -290,7 +290,8 @@ def plan_ranks(
         if fewest:
             kept = [i for i, c in enumerate(typed_chains) if len(c.steps) >= fewest]
             typed_chains, texts = [typed_chains[i] for i in kept], [texts[i] for i in kept]
-        terms = question_terms(scorer, masked, intent.type_scores, settings, ontology)
+        links = intent.link_types.get(entity.id, ())
+        terms = question_terms(scorer, masked, intent.type_scores, settings, ontology, links)
         scores = score_chains(ontology, typed_chains, texts, scorer.scorer_for(masked), *terms)
         best = best_typing(typed_chains, scores, texts)
         rank = gold_rank([x for x, _ in best.values()], list(best), gold, [t for _, t in best.values()])

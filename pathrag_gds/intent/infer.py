@@ -14,8 +14,10 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from pathrag_gds.intent.lexicon import ATTRIBUTE_NOUNS
+from pathrag_gds.intent.mentions import mask_mentions
 from pathrag_gds.intent.model import Encoder, Intent
 from pathrag_gds.intent.rules import (
     Draft,
@@ -33,11 +35,16 @@ from pathrag_gds.intent.rules import (
     unknown_rule,
     wh_concept_rule,
 )
-from pathrag_gds.intent.vocabulary import vocabulary
+from pathrag_gds.intent.text import link_nouns, singular
+from pathrag_gds.intent.vocabulary import OntologyVocabulary, vocabulary
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord
 
 log = logging.getLogger(__name__)
+
+#: A link noun counts where some type fits it at least this well (raw similarity): `cat`, `boat`,
+#: `father` do; `name`, `age` do not.
+LINK_NOUN_MIN = 0.3
 
 
 def infer_intent(
@@ -96,4 +103,28 @@ def infer_intent(
         named_types=r.named_types,
         described=tuple(sorted(r.described)),
         reasons=d.reasons,
+        link_types=link_types(question, r.named, vocab, encoder),
     )
+
+
+def link_types(
+    question: str, named: Mapping[str, str], vocab: OntologyVocabulary, encoder: Encoder
+) -> dict[str, tuple[dict[str, float], ...]]:
+    """Per named entity, the type scores of the nouns that link a chain from it, nearest first.
+
+    "Where does X's cat live?" -> the `Animal` scores of `cat`; property nouns (`name`) and nouns
+    no type fits are left out.
+    """
+    out: dict[str, tuple[dict[str, float], ...]] = {}
+    for eid, said in named.items():
+        kept = []
+        for noun in link_nouns(mask_mentions(question, [said])):
+            words = [w for w in noun.split() if singular(w) not in ATTRIBUTE_NOUNS]
+            if not words:
+                continue  # a property of the entity before it, no link
+            scores, sim, _ = vocab.best_noun(words, encoder)
+            if sim >= LINK_NOUN_MIN:
+                kept.append(scores)
+        if kept:
+            out[eid] = tuple(kept)
+    return out

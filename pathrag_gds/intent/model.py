@@ -54,6 +54,8 @@ class Intent:
         described: ids of entities the question names in other words (:func:`described_entities`);
             not in `named`, and not counted in `named_types`.
         reasons: how each decision was made (shown by the `intent` command).
+        link_types: named id -> the type scores of each noun of a possessive or `of` chain from it,
+            nearest it first (:func:`~pathrag_gds.intent.text.link_nouns`; only nouns some type fits).
     """
 
     question: str
@@ -68,6 +70,7 @@ class Intent:
     named_types: tuple[str, ...] = ()
     described: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
+    link_types: dict[str, tuple[dict[str, float], ...]] = field(default_factory=dict)
 
     @property
     def expected_types(self) -> list[str]:
@@ -119,5 +122,8 @@ class Intent:
             "named_as": dict(sorted(self.named_as.items())),
             "named_types": list(self.named_types),
             "described": list(self.described),
+            "link_types": {
+                k: [max(s, key=lambda t: (s[t], t)) for s in v] for k, v in sorted(self.link_types.items())
+            },
             "reasons": list(self.reasons),
         }

@@ -36,6 +36,8 @@ from pathrag_gds.search.schema import ANY_LABEL, Chain, Step, TypedChain, chain_
 
 #: A chain scorer: similarity of the question to each chain text (higher is better).
 ChainScoreFn = Callable[[Sequence[str]], Sequence[float]]
+#: A term read off the typed chains themselves (their steps and type labels), added to their scores.
+ChainTermFn = Callable[[Sequence[TypedChain]], Sequence[float]]
 
 
 def first_hops(ontology: Ontology, chain: TypedChain) -> list[TypedChain]:
@@ -110,6 +112,7 @@ def score_chains(
     answer_types: Mapping[str, float] | None = None,
     nouns: Mapping[Chain, NounWeights] | None = None,
     far: ChainScoreFn | None = None,
+    typed: ChainTermFn | None = None,
 ) -> list[float]:
     """Each chain's score: the question against its text, its first hop, the answer type asked.
 
@@ -122,7 +125,8 @@ def score_chains(
     -> weights, :func:`~pathrag_gds.search.nouns.noun_prefixes`) adds the terms of the chain a
     relational noun of the question names ("X's grandchildren") to the chains that start with it.
     `far` reads each chain's last hop (:func:`last_hops`) against the words around the question
-    word (weighted already, :func:`pathrag_gds.search.near.answer_windows`).
+    word (weighted already, :func:`pathrag_gds.search.near.answer_windows`). `typed` adds a term
+    read off the chains' types (weighted already, :func:`pathrag_gds.search.links.link_term`).
 
     Example:
         >>> from pathrag_gds.ontology import RelationType
@@ -142,6 +146,8 @@ def score_chains(
         sims = [sim + answer_types.get(c.labels[-1], 0.0) for sim, c in zip(sims, chains, strict=True)]
     if nouns:
         sims = [sim + t for sim, t in zip(sims, noun_term(chains, nouns), strict=True)]
+    if typed is not None and chains:
+        sims = [sim + float(t) for sim, t in zip(sims, typed(chains), strict=True)]
     if far is not None and chains:
         sims = _add_hops(sims, ontology, chains, far, 1.0, last_hops)
     if near is None or near_weight <= 0.0 or not chains:
@@ -310,6 +316,7 @@ def plan_chains(
     nouns: Mapping[Chain, NounWeights] | None = None,
     far: ChainScoreFn | None = None,
     pool: Collection[str] | None = None,
+    typed: ChainTermFn | None = None,
     reserve: int = 0,
     itself: bool = True,
     min_hops: int = 0,
@@ -321,7 +328,7 @@ def plan_chains(
     texts scored (the empty chain included; chains with one text, such as a symmetric relation
     walked either way, share its probability); the `keep` most probable texts are kept. An entity
     with several labels plans from each and keeps the better score of a chain found twice.
-    `near`, `near_weight`, `answer_types`, `nouns` and `far` are the question's other terms
+    `near`, `near_weight`, `answer_types`, `nouns`, `far` and `typed` are the question's other terms
     (:func:`score_chains`).
     `first_steps`: the steps the topic has in the graph; a chain starting with another one cannot
     reach an answer and is not planned (None: every step of the schema). `pool`: the texts of the
@@ -356,7 +363,7 @@ def plan_chains(
                 ts = [t for t, h in zip(ts, held, strict=True) if h]
             if not cand:
                 break
-            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns, far)
+            sims = score_chains(ontology, cand, ts, score, near, near_weight, answer_types, nouns, far, typed)
             into = short if depth < shortest else scored
             for c, t, sim in zip(cand, ts, sims, strict=True):
                 if c.steps not in into or sim > into[c.steps]:

@@ -44,8 +44,9 @@ from pathrag_gds.intent.model import Intent
 from pathrag_gds.intent.text import chained_links
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
+from pathrag_gds.search.links import link_term
 from pathrag_gds.search.nouns import NounWeights
-from pathrag_gds.search.planner import ChainPlan, ChainScoreFn, plan_chains
+from pathrag_gds.search.planner import ChainPlan, ChainScoreFn, ChainTermFn, plan_chains
 from pathrag_gds.search.schema import Chain
 
 
@@ -96,20 +97,30 @@ def question_terms(
     type_scores: Mapping[str, float],
     settings: Settings,
     ontology: Ontology,
+    links: Sequence[Mapping[str, float]] = (),
 ) -> tuple[
-    ChainScoreFn | None, float, dict[str, float] | None, dict[Chain, NounWeights] | None, ChainScoreFn | None
+    ChainScoreFn | None,
+    float,
+    dict[str, float] | None,
+    dict[Chain, NounWeights] | None,
+    ChainScoreFn | None,
+    ChainTermFn | None,
 ]:
     """The question's terms beside its whole-question chain scores, as the settings scale them.
 
-    (near-topic scorer, its weight, answer types, relational nouns, answer-end scorer): the
-    arguments `planner.score_chains` takes after the score function. The search's plans and
-    `eval plans` both read them from here.
+    (near-topic scorer, its weight, answer types, relational nouns, answer-end scorer, link
+    types): the arguments `planner.score_chains` takes after the score function. `links`: the
+    type scores of the nouns that link a chain from the topic (`Intent.link_types`). The search's
+    plans and `eval plans` both read them from here.
     """
     weight = settings.chain_near_weight
     near = scorer.near_scorer_for(masked) if weight else None
     answer_types = scorer.answer_types_for(type_scores, settings.chain_type_weight)
     nouns = scorer.nouns_for(masked, ontology, settings.chain_noun_weight)
-    return near, weight, answer_types, nouns, scorer.far_scorer_for(masked, settings.chain_far_weight)
+    far = scorer.far_scorer_for(masked, settings.chain_far_weight)
+    lw = settings.chain_link_weight
+    typed = (lambda chains: link_term(chains, links, lw)) if links and lw else None
+    return near, weight, answer_types, nouns, far, typed
 
 
 def named_links(intent: Intent | None, masked: str) -> int:
@@ -163,7 +174,10 @@ def topic_plans(
         steps = ctx.steps.get(t)  # the topic's own steps: a plan never starts with a missing one
         key = (masked, labels, steps)
         if key not in memo:
-            near, weight, answer_types, nouns, far = question_terms(scorer, masked, types, settings, ontology)
+            links = ctx.intent.link_types.get(t, ()) if ctx.intent is not None else ()
+            near, weight, answer_types, nouns, far, typed = question_terms(
+                scorer, masked, types, settings, ontology, links
+            )
             memo[key] = plan_chains(
                 scorer.scorer_for(masked),
                 ontology,
@@ -179,6 +193,7 @@ def topic_plans(
                 nouns=nouns,
                 far=far,
                 pool=scorer.pool,
+                typed=typed,
                 reserve=settings.chain_reserve,
                 itself=ctx.intent is None or not ctx.intent.asks_for_another_type(labels),
                 min_hops=named_links(ctx.intent, masked),

@@ -347,3 +347,15 @@ def test_a_request_without_a_wh_word_asks_for_the_noun_it_opens_with(enc: Embedd
     assert company.expected_types[0] == "Company"  # not the siblings the relations end at
     assert infer_intent("name a product sold by [Lorirath Media]", people, enc).expected_types[0] == "Product"
     assert wh_and_noun("describe X") == ("", "")  # no request opener: nothing read
+
+
+def test_the_nouns_of_a_possessive_chain_name_the_types_of_its_links(enc: Embedder, bob: Any) -> None:
+    """`Jane's cat's toy`: a chain from Jane that passes an animal, then ends at an object."""
+    ontology, ents = bob
+    it = infer_intent("Where is Jane's cat's favourite toy kept?", ontology, enc, ents)
+    links = it.link_types["jane"]
+    assert [max(s, key=lambda t: s[t]) for s in links] == ["Animal", "Object"]
+    # a noun no type fits (`name`) is no link; a question without a chain from X has none
+    named = infer_intent("What is the name of Jane's cat?", ontology, enc, ents)
+    assert named.link_types["jane"] == links[:1]
+    assert infer_intent("Who owns Bob?", ontology, enc, ents).link_types == {}
