@@ -28,6 +28,7 @@ from pathrag_gds.intent.rules import (
     kind_of_named_rule,
     named_answer_rule,
     noun_rule,
+    property_of_a_chain_rule,
     read_question,
     relation_end_rule,
     relation_hint_rule,
@@ -84,6 +85,7 @@ def infer_intent(
     d = attribute_rule(r, d)
     d = named_answer_rule(r, d)
     d = noun_rule(r, d, vocab, encoder)
+    d = property_of_a_chain_rule(r, d, vocab, encoder)
     d = kind_of_named_rule(r, d)
     d = wh_concept_rule(r, d, vocab)
     d = asked_verb_rule(r, d, vocab)

@@ -54,6 +54,7 @@ from pathrag_gds.intent.model import EXPECTED_MIN, Encoder, softmax_scores
 from pathrag_gds.intent.text import (
     asks_kind_of_named,
     closed_phrase,
+    link_nouns,
     main_clause,
     singular,
     verb_key,
@@ -264,6 +265,34 @@ def attribute_rule(r: Reading, d: Draft) -> Draft:
     if singular(first) in ATTRIBUTE_NOUNS or r.wh == "how" or is_attribute_of(first, r):
         return d.because(f"'{r.noun}' is a property: the named entity is the answer", kind="attribute")
     return d
+
+
+def property_of_a_chain_rule(r: Reading, d: Draft, vocab: OntologyVocabulary, encoder: Encoder) -> Draft:
+    """`the name of X's father's boat`: the property is the boat's, so the boat is asked, not X.
+
+    An attribute question whose property noun closes a possessive or `of` chain from the one
+    named entity asks for the entity at the chain's end (its property is read off it): the kind
+    becomes `entity` and the last link noun gives the scores. "What is X's age?" (no link before
+    the property) stays an attribute of X.
+
+    Example:
+        >>> jane = [EntityRecord("j", ("Person",), "Jane")]
+        >>> r = read_question("What is the name of Jane's father's boat?", jane)
+        >>> link_nouns(r.masked)  # the property closes the chain: the boat is asked
+        ('father', 'boat', 'name')
+    """
+    if d.kind != "attribute" or len(r.named) != 1:
+        return d
+    links = link_nouns(r.masked)
+    if len(links) < 2 or not set(map(singular, links[-1].split())) & ATTRIBUTE_NOUNS:
+        return d
+    scores, _, noun = vocab.best_noun(links[-2].split(), encoder)
+    return d.because(
+        f"'{links[-1]}' closes a chain from the named entity: '{noun}' is asked -> {top_scores(scores)}",
+        kind="entity",
+        scores=scores,
+        noun=noun,
+    )
 
 
 def named_answer_rule(r: Reading, d: Draft) -> Draft:

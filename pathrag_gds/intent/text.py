@@ -195,28 +195,6 @@ def closed_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
     return False
 
 
-def chained_links(masked: str) -> int:
-    """How many relations a chain of possessives from X, or of `of` phrases into X, names.
-
-    Each link of "X's wife's father's birthplace" or "the birthplace of the father of the wife of
-    X" is one relation at least (a kinship word may be two: "X's grandfather"), so the chain the
-    question asks for has at least that many hops. The longer of the two readings counts.
-
-    Example:
-        >>> chained_links("What is the name of X's father's boat?")
-        2
-        >>> chained_links("who is the brother of the wife of X"), chained_links("Where do X's parents live?")
-        (2, 1)
-    """
-    t, x = masked.replace("\u2019", "'"), re.escape(MASK)
-    possessive = re.search(rf"\b{x}'s((?:\s+[\w-]+){{1,3}}?'s)*\s+[\w-]+", t)
-    of_chain = re.search(rf"(?:\b(?:the|a|an)\s+(?:[\w-]+\s+){{1,2}}?of\s+)+{x}\b", t)
-    return max(
-        possessive.group(0).count("'s") if possessive else 0,
-        len(re.findall(r"\bof\b", of_chain.group(0))) if of_chain else 0,
-    )
-
-
 def link_nouns(masked: str) -> tuple[str, ...]:
     """The nouns a chain of possessives from X, or of `of` phrases into X, names, nearest X first.
 

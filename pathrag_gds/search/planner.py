@@ -338,7 +338,7 @@ def plan_chains(
     `itself`: may the topic answer about itself (the empty chain)? False where the question asks
     for another type of entity (:meth:`~pathrag_gds.intent.model.Intent.asks_for_another_type`).
     `min_hops`: the fewest hops the question's words name (a possessive chain,
-    :func:`~pathrag_gds.intent.text.chained_links`); shorter chains still guide the beam but are
+    :func:`~pathrag_gds.search.topics.named_links`); shorter chains still guide the beam but are
     not planned. Ignored past `max_depth`.
     """
     shortest = min_hops if min_hops <= max_depth else 0

@@ -40,8 +40,9 @@ from typing import Protocol
 
 from pathrag_gds.config import Settings
 from pathrag_gds.intent import mask_mentions
+from pathrag_gds.intent.lexicon import ATTRIBUTE_NOUNS
 from pathrag_gds.intent.model import Intent
-from pathrag_gds.intent.text import chained_links
+from pathrag_gds.intent.text import link_nouns, singular
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.links import link_term
@@ -126,18 +127,25 @@ def question_terms(
 def named_links(intent: Intent | None, masked: str) -> int:
     """The fewest hops a plan may have: the links of a possessive or `of` chain from the topic.
 
-    Only where the question asks for an entity (its last possessive could name an attribute of
-    it otherwise: "X's owner's age"), and only two or more (one link, "X's owner", is any plan).
+    Each link noun (:func:`~pathrag_gds.intent.text.link_nouns`) is one relation at least (a
+    kinship word may be two: "X's grandfather").
+
+    Only where the question asks for an entity, and only two or more (one link, "X's owner", is
+    any plan); a property closing the chain ("X's owner's age") is no link.
 
     Example:
         >>> named_links(Intent("q", kind="entity"), "What is the name of X's father's boat?")
         2
-        >>> named_links(Intent("q", kind="attribute"), "What is X's owner's age?")
+        >>> named_links(Intent("q", kind="entity"), "What is X's owner's age?")
         0
+        >>> named_links(Intent("q", kind="attribute"), "Where does X's son's wife live?")
+        0
+        >>> named_links(Intent("q", kind="entity"), "Who is the brother of X's wife?")
+        2
     """
     if intent is None or intent.kind != "entity":
         return 0
-    links = chained_links(masked)
+    links = sum(1 for n in link_nouns(masked) if not set(map(singular, n.split())) & ATTRIBUTE_NOUNS)
     return links if links >= 2 else 0
 
 

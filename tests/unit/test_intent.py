@@ -359,3 +359,14 @@ def test_the_nouns_of_a_possessive_chain_name_the_types_of_its_links(enc: Embedd
     named = infer_intent("What is the name of Jane's cat?", ontology, enc, ents)
     assert named.link_types["jane"] == links[:1]
     assert infer_intent("Who owns Bob?", ontology, enc, ents).link_types == {}
+
+
+def test_a_property_that_closes_a_chain_asks_for_the_chains_end(enc: Embedder, bob: Any) -> None:
+    """`the name of Jane's cat's toy`: the toy is asked (its name is read off it), not Jane."""
+    ontology, ents = bob
+    it = infer_intent("What is the name of Jane's cat's toy?", ontology, enc, ents)
+    assert it.kind == "entity" and it.expected_types[0] == "Object" and it.noun == "toy"
+    assert any("closes a chain" in r for r in it.reasons)
+    # a property of the named entity itself stays one
+    assert infer_intent("What is the name of Jane's cat?", ontology, enc, ents).kind == "entity"
+    assert infer_intent("How old is Jane?", ontology, enc, ents).kind == "attribute"
