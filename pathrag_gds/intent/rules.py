@@ -11,6 +11,7 @@ rule applies, with a reason saying why. In order:
 5. :func:`named_answer_rule`: for those two, the answer's types are the named entities' types;
 6. :func:`noun_rule`: `which village` -> the type whose label and description fit the noun best;
    :func:`kind_of_named_rule`: `what kind of movie is X?` about a movie asks for a category of X;
+   :func:`property_of_a_chain_rule`: `the name of X's father's boat` asks for the boat;
 7. :func:`wh_concept_rule`: `where` / `when` / `who` without a noun -> the types fitting its concept;
 8. :func:`same_type_rule`: `who` along a relation that links the named entity's type to itself;
 9. :func:`relation_end_rule`: no type word -> the far ends of the hinted relations;
