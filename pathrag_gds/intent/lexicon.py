@@ -27,6 +27,8 @@ DEFINITION_OPENERS = (("who", "is"), ("who", "are"), ("what", "is"))
 #: Words that open a relative clause (`the dog that chases Bob`): the question then holds two
 #: relations, and the one nearest the named entity need not be the one asked about.
 RELATIVE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})
+#: Relative words that open a clause linking its noun to X ("the girl who skippers X").
+LINK_RELATIVES = frozenset({"that", "which", "who", "whom"})
 #: Words that open a clause of time after the question's own clause ("Where was Bob when the kitchen
 #: was cleaned up?"): the wh-word asks about the clause before it; the later clause names the occasion.
 TEMPORAL_WORDS = ("when", "while")

@@ -19,6 +19,7 @@ from pathrag_gds.intent.lexicon import (
     AUXILIARY_OPENERS,
     COPULAS,
     KIND_OF_WORDS,
+    LINK_RELATIVES,
     MASK,
     NOUN_PHRASE_WORDS,
     NOUN_WH,
@@ -196,10 +197,11 @@ def closed_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
 
 
 def link_nouns(masked: str) -> tuple[str, ...]:
-    """The nouns a chain of possessives from X, or of `of` phrases into X, names, nearest X first.
+    """The nouns a chain of possessives from X, or of `of` phrases and relative clauses into X, names.
 
-    Each names the entity at its link: "X's father's boat" passes a father and ends at a boat;
-    "the dinghy of X's son" passes a son and ends at a dinghy. Each phrase gives its last word
+    Nearest X first, each names the entity at its link: "X's father's boat" passes a father and
+    ends at a boat; "the dinghy of X's son" passes a son and ends at a dinghy; "the grandfather of
+    the girl who skippers X" passes a girl. Each phrase gives its last word
     (its head); the phrase after the last possessive gives up to two words before a function word
     ("X's old boat is ..." -> `old boat`), of which the reader takes the one a type fits best.
 
@@ -210,6 +212,8 @@ def link_nouns(masked: str) -> tuple[str, ...]:
         (('son', 'dinghy'), ('wife', 'brother'))
         >>> link_nouns("Who directed X?"), link_nouns("Where is X's favourite toy kept?")
         ((), ('favourite toy',))
+        >>> link_nouns("Where does the grandfather of the girl who skippers X live?")
+        ('girl', 'grandfather')
     """
     toks = re.findall(r"[\w-]+|'s\b", masked.replace("\u2019", "'"))
     if MASK not in toks:
@@ -229,12 +233,18 @@ def link_nouns(masked: str) -> tuple[str, ...]:
         nouns.append((phrase or run[0]).lower())
         break
     end = x
-    while end >= 3 and toks[end - 1].lower() == "of":
-        # "the [w] noun of" before the phrase that holds X
-        det = next((d for d in (end - 3, end - 4) if d >= 0 and toks[d].lower() in {"the", "a", "an"}), None)
+    while end >= 3:
+        if toks[end - 1].lower() == "of":  # "the [w] noun of" before the phrase that holds X
+            at = end - 2
+        else:  # "the [w] noun that [v v v]" before it: a relative clause about X
+            rel = range(end - 1, max(end - 5, 1), -1)
+            at = next((r - 1 for r in rel if toks[r].lower() in LINK_RELATIVES), -1)
+            if at < 1 or toks[at].lower() in STOP_WORDS:
+                break
+        det = next((d for d in (at - 1, at - 2) if d >= 0 and toks[d].lower() in {"the", "a", "an"}), None)
         if det is None:
             break
-        nouns.append(toks[end - 2].lower())
+        nouns.append(toks[at].lower())
         end = det
     return tuple(nouns)
 

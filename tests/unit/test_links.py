@@ -49,3 +49,11 @@ def test_the_chain_through_the_named_type_is_planned_first() -> None:
     assert plan.best[0] == ("owns", "out")
     home = TypedChain((("lives_at", "out"),), ("Person", "Place"))
     assert link_term([home], cat, 0.1) == [0.1 * 0.05]
+
+
+def test_a_relative_clause_about_x_is_a_link_too() -> None:
+    assert link_nouns("Where does the animal that X's cat chases live?") == ("cat chases", "animal")
+    assert link_nouns("Who is the mother of the man who was married to X?") == ("man", "mother")
+    # no article, no link (a wh-noun's clause: "which film that X directed"); a pronoun is no noun
+    assert link_nouns("Which film that X directed won?") == ()
+    assert link_nouns("Who is it that X met?") == ()
