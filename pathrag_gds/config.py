@@ -257,8 +257,9 @@ class SearchSettings(BaseModel):
     #: Scale of the answer-end term: a chain's last hop read against the words around the
     #: question word ("who ACTED IN the films ..."), weighted as `tune` fitted it (1), 0 off.
     chain_far_weight: float = Field(1.0, ge=0.0, le=10.0)
-    #: Weight of the link-type term: a chain that passes the types a possessive or `of` chain's
-    #: nouns name, in their order ("X's cat's vet": an animal, then a person), 0 off.
+    #: Weight of the link-type term: a chain that passes the types the nouns of a possessive, `of`
+    #: or relative-clause chain from the topic name, in their order ("X's cat's vet": an animal,
+    #: then a person), 0 off.
     chain_link_weight: float = Field(0.05, ge=0.0, le=1.0)
     #: With a chain plan for a seed the question names, also walk from the other (vector) seeds.
     #: Off: they stay 0-hop candidates. Walking them cost 5-10x the time and no Hits@1 on MetaQA,

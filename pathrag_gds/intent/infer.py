@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 
-from pathrag_gds.intent.lexicon import ATTRIBUTE_NOUNS
 from pathrag_gds.intent.mentions import mask_mentions
 from pathrag_gds.intent.model import Encoder, Intent
 from pathrag_gds.intent.rules import (
@@ -36,7 +35,7 @@ from pathrag_gds.intent.rules import (
     unknown_rule,
     wh_concept_rule,
 )
-from pathrag_gds.intent.text import link_nouns, singular
+from pathrag_gds.intent.text import link_nouns, names_a_property
 from pathrag_gds.intent.vocabulary import OntologyVocabulary, vocabulary
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.paths import EntityRecord
@@ -121,7 +120,7 @@ def link_types(
     for eid, said in named.items():
         kept = []
         for noun in link_nouns(mask_mentions(question, [said])):
-            words = [w for w in noun.split() if singular(w) not in ATTRIBUTE_NOUNS]
+            words = [w for w in noun.split() if not names_a_property(w)]
             if not words:
                 continue  # a property of the entity before it, no link
             scores, sim, _ = vocab.best_noun(words, encoder)

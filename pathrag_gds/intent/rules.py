@@ -57,6 +57,7 @@ from pathrag_gds.intent.text import (
     closed_phrase,
     link_nouns,
     main_clause,
+    names_a_property,
     singular,
     verb_key,
     wh_and_noun,
@@ -285,7 +286,7 @@ def property_of_a_chain_rule(r: Reading, d: Draft, vocab: OntologyVocabulary, en
     if d.kind != "attribute" or len(r.named) != 1:
         return d
     links = link_nouns(r.masked)
-    if len(links) < 2 or not set(map(singular, links[-1].split())) & ATTRIBUTE_NOUNS:
+    if len(links) < 2 or not names_a_property(links[-1]):
         return d
     scores, _, noun = vocab.best_noun(links[-2].split(), encoder)
     return d.because(

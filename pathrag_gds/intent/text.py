@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from pathrag_gds.intent.lexicon import (
+    ATTRIBUTE_NOUNS,
     ATTRIBUTE_OPENERS,
     AUXILIARY_OPENERS,
     COPULAS,
@@ -194,6 +195,16 @@ def closed_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
         if list(tokens[i : i + n]) == list(phrase):
             return i + n == len(tokens) or tokens[i + n] in PHRASE_CLOSERS
     return False
+
+
+def names_a_property(phrase: str) -> bool:
+    """Does the phrase hold a property noun (`name`, `age`, `colour`)? Then it is no link of a chain.
+
+    Example:
+        >>> names_a_property("name"), names_a_property("old boat"), names_a_property("ages")
+        (True, False, True)
+    """
+    return any(singular(w) in ATTRIBUTE_NOUNS for w in phrase.split())
 
 
 def link_nouns(masked: str) -> tuple[str, ...]:

@@ -1,12 +1,12 @@
 """A possessive names the type of its link: "X's father's boat" passes a person and ends at a boat.
 
-The nouns of a chain of possessives from the topic, or of `of` phrases into it
-(:func:`~pathrag_gds.intent.text.link_nouns`), each name the entity at one link of the chain the
+The nouns of a chain of possessives from the topic, or of `of` phrases and relative clauses into
+it (:func:`~pathrag_gds.intent.text.link_nouns`), each name the entity at one link of the chain the
 question asks for, in order from the topic. A chain that passes entities of those types, in that
 order, reads the question better than one that does not: "On which quay does X's cat live?" walks
 through an animal, not from X's own home. Each noun is read against the ontology's types as the
-intent reads the asked noun (:meth:`~pathrag_gds.intent.vocabulary.OntologyVocabulary.noun_scores`);
-a noun no type fits (`name`, `age`) is left out. Pure.
+intent reads the asked noun (:meth:`~pathrag_gds.intent.vocabulary.OntologyVocabulary.best_noun`;
+`Intent.link_types`); property nouns (`name`, `age`) and nouns no type fits are left out. Pure.
 
 Example:
     >>> from pathrag_gds.search.schema import TypedChain

@@ -40,9 +40,8 @@ from typing import Protocol
 
 from pathrag_gds.config import Settings
 from pathrag_gds.intent import mask_mentions
-from pathrag_gds.intent.lexicon import ATTRIBUTE_NOUNS
 from pathrag_gds.intent.model import Intent
-from pathrag_gds.intent.text import link_nouns, singular
+from pathrag_gds.intent.text import link_nouns, names_a_property
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.context import QueryContext
 from pathrag_gds.search.links import link_term
@@ -145,7 +144,7 @@ def named_links(intent: Intent | None, masked: str) -> int:
     """
     if intent is None or intent.kind != "entity":
         return 0
-    links = sum(1 for n in link_nouns(masked) if not set(map(singular, n.split())) & ATTRIBUTE_NOUNS)
+    links = sum(1 for n in link_nouns(masked) if not names_a_property(n))
     return links if links >= 2 else 0
 
 
