@@ -54,8 +54,9 @@ class Intent:
         described: ids of entities the question names in other words (:func:`described_entities`);
             not in `named`, and not counted in `named_types`.
         reasons: how each decision was made (shown by the `intent` command).
-        link_types: named id -> the type scores of each noun of a possessive or `of` chain from it,
-            nearest it first (:func:`~pathrag_gds.intent.text.link_nouns`; only nouns some type fits).
+        link_types: named id -> the type scores of each noun of a possessive, `of` or relative-clause
+            chain from it, nearest it first (:func:`~pathrag_gds.intent.text.link_nouns`; property
+            nouns and nouns no type fits left out).
     """
 
     question: str

@@ -45,8 +45,7 @@ def link_match(labels: Sequence[str], nouns: Sequence[Mapping[str, float]]) -> f
         for j in range(1, m + 1):
             here = best[i - 1][j - 1] + nouns[i - 1].get(labels[j - 1], 0.0)
             best[i][j] = max(best[i][j - 1], here)
-    total = max(best[n][m], max((best[i][m] for i in range(n)), default=0.0))
-    return max(total, 0.0) / n
+    return max(best[i][m] for i in range(n + 1)) / n  # the first i placed, the rest none (i = 0: 0)
 
 
 def link_term(
