@@ -20,7 +20,7 @@ from typing import Any
 
 from pathrag_gds.intent import infer
 
-#: The rules `infer_intent` applies, in order (`infer.py` imports each by name).
+#: The rules `infer_intent` applies, by name (`infer.py` imports each by name; the test checks it).
 RULES = tuple(name for name in dir(infer) if name.endswith("_rule"))
 
 
