@@ -31,7 +31,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from pathrag_gds.intent.lexicon import (
-    ATTRIBUTE_NOUNS,
     DEFINITION_OPENERS,
     DEFINITION_WH,
     DO_SUPPORT,
@@ -264,7 +263,7 @@ def attribute_rule(r: Reading, d: Draft) -> Draft:
     if d.kind != "entity" or not r.noun:
         return d
     first = r.noun.split()[0]
-    if singular(first) in ATTRIBUTE_NOUNS or r.wh == "how" or is_attribute_of(first, r):
+    if names_a_property(first) or r.wh == "how" or is_attribute_of(first, r):
         return d.because(f"'{r.noun}' is a property: the named entity is the answer", kind="attribute")
     return d
 
