@@ -122,7 +122,18 @@ def fit_near(
     gold chain with no term, with the window term alone, with all); `answer_type` and `noun` their
     weights (`noun` also how many fit questions name a chain with a relational noun).
     """
-    groups = near_groups(scorer, ontology, questions, max_depth, progress)
+    return fit_groups(near_groups(scorer, ontology, questions, max_depth, progress), scorer)
+
+
+def fit_groups(
+    groups: Sequence[tuple[np.ndarray, np.ndarray, list[int]]], scorer: Any
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """:func:`fit_near` on groups already read (:func:`near_groups`), perhaps of several ontologies.
+
+    The chain reader's terms are fitted on the held-out questions of every graph it learned from:
+    the groups of each, read against its own ontology, fitted as one.
+    """
+    groups = list(groups)
     k, a = len(WINDOW_CLASSES), len(ANSWER_CLASSES)
     weights = fit_weights(groups, temperature=scorer.temperature)
     if len(weights) != k + 3 + a:

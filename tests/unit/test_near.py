@@ -16,7 +16,7 @@ from pathrag_gds.search.near import (
 )
 from pathrag_gds.search.planner import last_hops, plan_chains, score_chains
 from pathrag_gds.search.schema import TypedChain, chain_text, next_chains
-from pathrag_gds.training.near_fit import fit_near, near_groups, top1
+from pathrag_gds.training.near_fit import fit_groups, fit_near, near_groups, top1
 
 FILMS = Ontology.from_mapping(
     {
@@ -257,3 +257,15 @@ def test_the_last_hop_read_near_the_question_word_is_weighted_by_the_fit() -> No
     assert plain[0] > plain[1]
     with_far = score_chains(FILMS, chains, texts, whole, far=far_fn)
     assert with_far[1] > with_far[0]
+
+
+def test_the_reader_fits_one_set_of_terms_on_the_groups_of_several_graphs() -> None:
+    """Groups read against their own ontologies are fitted as one: each graph's gold chain first."""
+    near_q = [("the films by the director of X", ASKED, {})] * 3
+    type_q = [("who directed X", DIRECTOR, {"Person": 0.9, "Movie": 0.1})] * 3
+    groups = near_groups(FakeScorer(), FILMS, near_q, max_depth=2)
+    groups += near_groups(TypeBlindScorer(), FILMS, type_q, max_depth=2)
+    near, answer_type, _, _ = fit_groups(groups, FakeScorer())
+    assert near["questions"] == 6
+    assert near["weights"][0] > 0 and answer_type["weight"] > 0  # each graph's term is learned
+    assert near["top1_without"] < near["top1_with"] == 1.0
