@@ -19,7 +19,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 #: Model folders under models/ that the wheel ships (each whole, with its `chain/` when it has one).
-SHIPPED_MODELS = ("all-MiniLM-L6-v2", "tuned-DefaultCommunity_FictionalStories")
+SHIPPED_MODELS = ("all-MiniLM-L6-v2", "tuned-DefaultCommunity_FictionalStories", "chain-reader")
 #: Files of a model folder that ship: the int8 ONNX, tokenizer, configs, manifest, chain encodings
 #: (never the fp32 export, a checkpoint, a staging folder or a partial file).
 MODEL_FILE_NAMES = frozenset({"model_int8.onnx", "chain_vectors.npz"})

@@ -105,22 +105,25 @@ class BaseChainScorer:
 def planning_scorer(settings: Settings, community_id: str | None) -> ChainScorers | None:
     """The chain scorer a query plans with (None: no planning), as `chain_scorer` says.
 
-    `auto`: the community's tuned model, else the base encoder; `tuned`: the tuned model or none;
+    `auto`: the community's tuned model, else the chain reader, else the base encoder; `tuned`:
+    the tuned model or none; `reader`: the chain reader always (none where there is no reader);
     `base`: the base encoder always. `chain_planning` false, or no community: none.
 
     Raises:
-        ModelError: the community's chain model folder exists but is not usable.
+        ModelError: the community's chain model folder (or the reader's) exists but is not usable.
     """
-    from pathrag_gds.chain_model import get_chain_scorer
+    from pathrag_gds.chain_model import get_chain_scorer, get_reader_scorer
 
     if community_id is None or not settings.chain_planning:
         return None
     if settings.chain_scorer == "base":
         return base_chain_scorer(settings)
+    if settings.chain_scorer == "reader":
+        return get_reader_scorer(settings)
     tuned = get_chain_scorer(settings, community_id)
     if tuned is not None or settings.chain_scorer == "tuned":
         return tuned
-    return base_chain_scorer(settings)
+    return get_reader_scorer(settings) or base_chain_scorer(settings)
 
 
 def base_chain_scorer(settings: Settings) -> BaseChainScorer:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pathrag_gds.backend.vector_store import VectorStore
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.encoders import Embedder, read_json
 from pathrag_gds.errors import ModelError
@@ -53,9 +54,13 @@ NO_MODEL_HINT = (
 )
 #: What the search does instead, by `chain_scorer` setting.
 NO_MODEL_INSTEAD = {
-    "auto": "plans chains with the untrained sentence encoder",
+    "auto": "plans chains with the chain reader (the untrained sentence encoder where there is none)",
+    "reader": "plans chains with the chain reader",
     "tuned": "scores paths by their text alone",
 }
+#: The chain reader's folder under a models folder: one chain scorer trained on the questions of
+#: several graphs (`training/chain_reader.py`), for communities without a model of their own.
+READER_MODEL = "chain-reader"
 
 
 def chain_model_dir(settings: Settings, community_id: str, models_dir: Path | None = None) -> Path:
@@ -133,6 +138,8 @@ class ChainScorer:
         except ModelError as exc:
             raise ModelError(f"the chain model in {model_dir} cannot be used: {exc}") from exc
         self._cache: dict[str, np.ndarray] = {}
+        #: where chain encodings outlive the process (the reader's: no `tune` wrote them to a file)
+        self.store: VectorStore | None = None
         self._lock = threading.Lock()
         self._load_vectors(model_dir / CHAIN_VECTORS)
         #: the texts of the chains the graph held at tune time (`tune --chain-pool`), planned alone and
@@ -263,12 +270,20 @@ class ChainScorer:
         return self.embedder.encode_question(masked_question)
 
     def chain_vectors(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors of chain texts, encoded once per scorer and then cached."""
+        """Vectors of chain texts, encoded once per scorer and then cached (and stored, with a store)."""
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+            if missing and self.store is not None:
+                self._cache.update(self.store.get(missing))
+                missing = [t for t in missing if t not in self._cache]
             if missing:
-                for t, v in zip(missing, self.embedder.encode(missing), strict=True):
-                    self._cache[t] = np.asarray(v, dtype=np.float32)
+                encoded = {
+                    t: np.asarray(v, dtype=np.float32)
+                    for t, v in zip(missing, self.embedder.encode(missing), strict=True)
+                }
+                self._cache.update(encoded)
+                if self.store is not None:
+                    self.store.put(encoded)
             return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, 1), np.float32)
 
     def scorer_for(self, masked_question: str) -> ChainScoreFn:
@@ -402,6 +417,32 @@ def get_chain_scorer(settings: Settings | None, community_id: str | None) -> Cha
         if scorer is None:
             scorer = ChainScorer(folder, quantization=s.quantization, threads=s.threads)
             _scorers[key] = scorer
+        return scorer
+
+
+def get_reader_scorer(settings: Settings | None = None) -> ChainScorer | None:
+    """The chain reader (cached): the settings' models folder's `chain-reader/`, else the shipped one.
+
+    None when neither exists (a checkout that has not built one and a wheel that ships none).
+
+    Raises:
+        ModelError: the folder exists but is not a usable chain model.
+    """
+    from pathrag_gds.locations import find_model
+
+    s = settings or get_settings()
+    folder = find_model(s.models_dir, READER_MODEL)
+    if not (folder / "manifest.json").is_file():
+        return None
+    with _lock:
+        key = (str(folder), s.quantization, s.threads)
+        scorer = _scorers.get(key)
+        if scorer is None:
+            from pathrag_gds.scoring.registry import vector_store
+
+            scorer = _scorers[key] = ChainScorer(folder, quantization=s.quantization, threads=s.threads)
+            # the chain texts of every graph it reads are encoded when first met, then kept on disk
+            scorer.store = vector_store(s, scorer.embedder)
         return scorer
 
 

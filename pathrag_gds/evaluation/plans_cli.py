@@ -55,11 +55,11 @@ def register(suites: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--max-depth", type=int, default=3, help="longest chain ranked (default 3)")
     p.add_argument(
         "--scorer",
-        choices=("auto", "tuned", "base"),
+        choices=("auto", "tuned", "reader", "base"),
         default=None,
-        help="the chain scorer ranked: the community's tuned model (tuned), the untrained sentence "
-        "encoder (base), or the tuned model where there is one (auto); default: the settings' "
-        "chain_scorer",
+        help="the chain scorer ranked: the community's tuned model (tuned), the chain reader trained "
+        "on other graphs (reader), the untrained sentence encoder (base), or the tuned model where "
+        "there is one, else the reader (auto); default: the settings' chain_scorer",
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)

@@ -81,7 +81,7 @@ _scorers_lock = threading.Lock()
 _hinted: set[str] = set()
 
 
-def _vector_store(s: Settings, emb: Embedder) -> VectorStore | None:
+def vector_store(s: Settings, emb: Embedder) -> VectorStore | None:
     """The on-disk store of this embedder's text vectors (`vector_store_dir`; `off`: none)."""
     if s.vector_store_dir.strip().lower() == "off":
         return None
@@ -103,7 +103,7 @@ def _bi_scorer(s: Settings) -> BiEncoderScorer:
     scorer = _scorers.get(key)
     if scorer is None:
         emb = get_embedder(s)
-        store = _vector_store(s, emb)
+        store = vector_store(s, emb)
         scorer = (
             PooledBiEncoderScorer(emb, mean_weight=s.pooled_mean_weight, store=store)
             if pooling == "sentences"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pathrag_gds.chain_model import chain_model_dir, reset_chain_scorers
+from pathrag_gds.chain_model import READER_MODEL, chain_model_dir, reset_chain_scorers
 from pathrag_gds.config import Settings
 from pathrag_gds.datasets.loader import GraphLoader, delete_community, entity_id
 from pathrag_gds.datasets.ontology_files import read_ontology
@@ -132,12 +132,32 @@ def test_without_a_chain_model_the_search_falls_back(
     (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings.from_env().models_dir / "all-MiniLM-L6-v2")
     reset_chain_scorers()
     topic = next(iter(world.entities_of("Person")))
-    svc = PathRag(Settings.from_env(models_dir=tmp_path, cascade_k=0), graph=graph)
+    svc = PathRag(Settings.from_env(models_dir=tmp_path, cascade_k=0, chain_scorer="tuned"), graph=graph)
     question = f"Who are the parents of {topic}?"
     result = svc.pathrag(question, community_id=cid, seed_ids=[entity_id(cid, topic)])
     reset_chain_scorers()
     assert result.paths
     assert all("chain" not in p.score_parts for p in result.paths)
+
+
+def test_without_a_model_of_its_own_the_chain_reader_plans(
+    graph: Graph, world_community: tuple[PeopleWorld, str], tmp_path: Path
+) -> None:
+    """`auto`: a community no `tune` has run for plans with the reader trained on other graphs."""
+    world, cid = world_community
+    shipped = Settings.from_env()
+    for name in ("all-MiniLM-L6-v2", READER_MODEL):
+        (tmp_path / name).symlink_to(shipped.models_dir / name)
+    reset_chain_scorers()
+    steps = parse_chain("parent_of:in")
+    topic = next(p for p in world.entities_of("Person") if world.walk(p, steps))
+    settings = Settings.from_env(models_dir=tmp_path, cascade_k=0, chain_scorer="auto")
+    result = PathRag(settings, graph=graph).pathrag(
+        f"Who are the parents of {topic}?", community_id=cid, seed_ids=[entity_id(cid, topic)]
+    )
+    reset_chain_scorers()
+    assert result.paths[0].chain == ["parent_of:in"]
+    assert result.paths[0].nodes[-1].name in world.walk(topic, steps)
 
 
 def test_eval_plans_ranks_each_gold_chain_among_the_schema(

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from pathrag_gds.base_chains import BaseChainScorer, planning_scorer
-from pathrag_gds.chain_model import ChainScorer
+from pathrag_gds.chain_model import READER_MODEL, ChainScorer
 from pathrag_gds.config import Settings
 from pathrag_gds.ontology import Ontology
 from pathrag_gds.search.planner import plan_chains
@@ -47,13 +48,22 @@ def test_base_scorer_reads_chain_texts_against_the_question() -> None:
     assert scorer.nouns_for("x", ONTO) is None
 
 
-def test_planning_scorer_follows_the_setting() -> None:
+def test_planning_scorer_follows_the_setting(tmp_path: Path) -> None:
     demo, bare = "DefaultCommunity_FictionalStories", "no_chain_model_here"
     tuned = Settings(chain_scorer="tuned")
     assert isinstance(planning_scorer(tuned, demo), ChainScorer)  # the demo's model ships
     assert planning_scorer(tuned, bare) is None
-    assert isinstance(planning_scorer(Settings(chain_scorer="auto"), demo), ChainScorer)
-    assert isinstance(planning_scorer(Settings(chain_scorer="auto"), bare), BaseChainScorer)
+    own = planning_scorer(Settings(chain_scorer="auto"), demo)
+    assert isinstance(own, ChainScorer) and own.model_dir.name == "chain"
+    # no model of its own: the chain reader (it ships), else the untrained encoder
+    reader = planning_scorer(Settings(chain_scorer="auto"), bare)
+    assert isinstance(reader, ChainScorer) and reader.model_dir.name == READER_MODEL
+    forced = planning_scorer(Settings(chain_scorer="reader"), demo)
+    assert isinstance(forced, ChainScorer) and forced.model_dir.name == READER_MODEL
+    (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings().models_dir / "all-MiniLM-L6-v2")
+    nothing = Settings(chain_scorer="auto", models_dir=tmp_path)  # a checkout ships no wheel models
+    assert isinstance(planning_scorer(nothing, bare), BaseChainScorer)
+    assert planning_scorer(nothing.model_copy(update={"chain_scorer": "reader"}), bare) is None
     assert isinstance(planning_scorer(Settings(chain_scorer="base"), demo), BaseChainScorer)
     assert planning_scorer(Settings(chain_planning=False, chain_scorer="base"), demo) is None
     assert planning_scorer(tuned, None) is None

@@ -47,13 +47,13 @@ def test_wheel_data_is_every_cypher_file_the_installer_and_the_tracked_files_of_
     assert {k.removeprefix("cypher/") for k in files if k.startswith("cypher/")} == cypher
     assert {"neo4j/pom.xml", "neo4j/install.sh", "models/README.md"} <= set(files)
     shipped = SETUP["SHIPPED_MODELS"]
-    assert shipped == ("all-MiniLM-L6-v2", "tuned-DefaultCommunity_FictionalStories")
+    assert shipped == ("all-MiniLM-L6-v2", "tuned-DefaultCommunity_FictionalStories", "chain-reader")
     models = {k for k in files if k.startswith("models/") and k != "models/README.md"}
     # exactly what git holds of them: never an fp32 export, a staging folder or a checkpoint
     assert models == _tracked(*(f"models/{m}" for m in shipped))
     assert all(p == ROOT_DIR / k or k.startswith(("cypher/", "neo4j/")) for k, p in files.items())
     size = sum(p.stat().st_size for p in files.values())
-    assert size < 100_000_000, size  # ~92 MB: the wheel (~73 MB compressed) stays under PyPI's 100 MB
+    assert size < 125_000_000, size  # ~120 MB, ~97 MB compressed: the built wheel's size is checked below
 
 
 @pytest.mark.slow
@@ -70,6 +70,7 @@ def test_the_built_wheel_holds_the_data(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     [wheel] = tmp_path.glob("pathrag_gds-*.whl")
+    assert wheel.stat().st_size < 100_000_000, "past PyPI's 100 MB limit per file"
     with zipfile.ZipFile(wheel) as zf:
         names = {n for n in zf.namelist() if n.startswith("pathrag_gds/_data/")}
     assert names == {f"pathrag_gds/_data/{k}" for k in SETUP["data_files"]()}
