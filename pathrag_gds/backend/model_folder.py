@@ -84,3 +84,23 @@ def load_tokenizer(model_dir: Path, max_length: int) -> Tokenizer:
     tok.no_padding()
     tok.enable_truncation(max_length=max_length, strategy="longest_first")
     return tok
+
+
+def swap_in(staging: Path, model_dir: Path) -> None:
+    """Make the folder built at `staging` the model at `model_dir`, replacing what was there.
+
+    Trainers build beside the old model and swap at the end, so a failed build leaves the old one.
+
+    Example:
+        >>> import tempfile
+        >>> root = Path(tempfile.mkdtemp())
+        >>> (root / ".m.partial").mkdir(); (root / "m").mkdir(); (root / "m" / "old").touch()
+        >>> swap_in(root / ".m.partial", root / "m")
+        >>> sorted(p.name for p in root.iterdir()), list((root / "m").iterdir())
+        (['m'], [])
+    """
+    import shutil
+
+    if model_dir.exists():
+        shutil.rmtree(model_dir)
+    staging.rename(model_dir)

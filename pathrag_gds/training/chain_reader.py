@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.backend.model_folder import swap_in
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.training.chain_data import Progress
@@ -171,9 +172,7 @@ def package_reader(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if model_dir.exists():
-        shutil.rmtree(model_dir)
-    staging.rename(model_dir)
+    swap_in(staging, model_dir)
     reset_chain_scorers()
     return ReaderResult(
         model_dir,

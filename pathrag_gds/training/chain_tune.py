@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.backend.model_folder import swap_in
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.ontology import Ontology
@@ -94,9 +95,7 @@ def tune_chains(
         for partial in (staging, runs_dir):  # the old model stays; nothing half-built is left
             shutil.rmtree(partial, ignore_errors=True)
         raise
-    if model_dir.exists():
-        shutil.rmtree(model_dir)
-    staging.rename(model_dir)
+    swap_in(staging, model_dir)
     reset_chain_scorers()
     return ChainTuneResult(
         model_dir,

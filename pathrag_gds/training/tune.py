@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pathrag_gds.backend.model_folder import swap_in
 from pathrag_gds.config import Settings, get_settings
 from pathrag_gds.errors import InvalidInput
 from pathrag_gds.training.lineage import (
@@ -107,9 +108,7 @@ def tune(
         "options": options.recorded(),
     }
     write_manifest(staging, manifest)
-    if model_dir.exists():
-        shutil.rmtree(model_dir)
-    staging.rename(model_dir)
+    swap_in(staging, model_dir)
     reset_scorers()
     return replace(first, model_dir=model_dir, manifest=manifest, members=rest)
 
