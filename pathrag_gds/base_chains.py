@@ -105,9 +105,10 @@ class BaseChainScorer:
 def planning_scorer(settings: Settings, community_id: str | None) -> ChainScorers | None:
     """The chain scorer a query plans with (None: no planning), as `chain_scorer` says.
 
-    `auto`: the community's tuned model, else the chain reader, else the base encoder; `tuned`:
-    the tuned model or none; `reader`: the chain reader always (none where there is no reader);
-    `base`: the base encoder always. `chain_planning` false, or no community: none.
+    `auto`: the community's tuned model, else the chain reader, else none (path text alone: the
+    base encoder's plans were measured mixed, docs/chains.md); `tuned`: the tuned model or none;
+    `reader`: the chain reader always (none where there is no reader); `base`: the base encoder
+    always. `chain_planning` false, or no community: none.
 
     Raises:
         ModelError: the community's chain model folder (or the reader's) exists but is not usable.
@@ -123,7 +124,7 @@ def planning_scorer(settings: Settings, community_id: str | None) -> ChainScorer
     tuned = get_chain_scorer(settings, community_id)
     if tuned is not None or settings.chain_scorer == "tuned":
         return tuned
-    return get_reader_scorer(settings) or base_chain_scorer(settings)
+    return get_reader_scorer(settings)
 
 
 def base_chain_scorer(settings: Settings) -> BaseChainScorer:

@@ -54,8 +54,9 @@ NO_MODEL_HINT = (
 )
 #: What the search does instead, by `chain_scorer` setting.
 NO_MODEL_INSTEAD = {
-    "auto": "plans chains with the chain reader (the untrained sentence encoder where there is none)",
-    "reader": "plans chains with the chain reader",
+    "auto": "plans chains with the chain reader trained on other graphs",
+    "auto-no-reader": "scores paths by their text alone (no chain reader either)",
+    "reader": "plans chains with the chain reader trained on other graphs",
     "tuned": "scores paths by their text alone",
 }
 #: The chain reader's folder under a models folder: one chain scorer trained on the questions of
@@ -401,6 +402,8 @@ def get_chain_scorer(settings: Settings | None, community_id: str | None) -> Cha
     Raises:
         ModelError: the folder exists but is not a usable chain model.
     """
+    from pathrag_gds.locations import find_model
+
     s = settings or get_settings()
     if community_id is None or not s.chain_planning:
         return None
@@ -409,7 +412,11 @@ def get_chain_scorer(settings: Settings | None, community_id: str | None) -> Cha
         if not (folder / "manifest.json").is_file():
             if community_id not in _missing_said:
                 _missing_said.add(community_id)
-                instead = NO_MODEL_INSTEAD.get(s.chain_scorer, NO_MODEL_INSTEAD["tuned"])
+                said: str = s.chain_scorer
+                reader = find_model(s.models_dir, READER_MODEL)
+                if said == "auto" and not (reader / "manifest.json").is_file():
+                    said = "auto-no-reader"
+                instead = NO_MODEL_INSTEAD.get(said, NO_MODEL_INSTEAD["tuned"])
                 log.warning(NO_MODEL_HINT.format(community=community_id, folder=folder, instead=instead))
             return None
         key = (str(folder), s.quantization, s.threads)

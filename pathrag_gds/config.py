@@ -216,9 +216,9 @@ class SearchSettings(BaseModel):
     #: walk only the planned chains' next steps, and a path's chain probability is added to its score.
     chain_planning: bool = True
     #: Which chain scorer plans: `auto` (the community's tuned model, else the chain reader trained
-    #: on other graphs' questions, `models/chain-reader/`, else the untrained sentence encoder:
-    #: `base_chains.py`), `tuned` (tuned models only; a community without one is walked by path
-    #: text alone), `reader` (the chain reader always) or `base` (the untrained encoder always).
+    #: on other graphs' questions, `models/chain-reader/`, else none: path text alone), `tuned`
+    #: (tuned models only; a community without one is walked by path text alone), `reader` (the
+    #: chain reader always) or `base` (the untrained sentence encoder always: `base_chains.py`).
     chain_scorer: Literal["auto", "tuned", "reader", "base"] = "auto"
     #: The untrained encoder's softmax temperature and answer-type weight (`base_chains.py`).
     chain_base_temperature: float = Field(0.05, gt=0.0, le=1.0)

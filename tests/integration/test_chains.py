@@ -195,5 +195,6 @@ def test_eval_plans_ranks_each_gold_chain_among_the_schema(
     report = summarize_ranks(ranks)["1"]
     assert report["total"] == 6 and report["at_5"] == 1.0 and report["not_found"] == 0
     assert report["at_1"] == sum(r == 1 for _, r in ranks) / 6
+    own_only = service.settings.model_copy(update={"chain_scorer": "tuned"})
     with pytest.raises(InvalidInput, match="has no chain model: run `python -m pathrag_gds tune"):
-        plan_ranks(service, questions, "no_model_here", max_depth=2, topic_id=entity_id)
+        plan_ranks(service, questions, "no_model_here", max_depth=2, topic_id=entity_id, settings=own_only)

@@ -62,8 +62,11 @@ def test_planning_scorer_follows_the_setting(tmp_path: Path) -> None:
     assert isinstance(forced, ChainScorer) and forced.model_dir.name == READER_MODEL
     (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings().models_dir / "all-MiniLM-L6-v2")
     nothing = Settings(chain_scorer="auto", models_dir=tmp_path)  # a checkout ships no wheel models
-    assert isinstance(planning_scorer(nothing, bare), BaseChainScorer)
+    assert planning_scorer(nothing, bare) is None  # no reader either: path text alone
     assert planning_scorer(nothing.model_copy(update={"chain_scorer": "reader"}), bare) is None
+    assert isinstance(
+        planning_scorer(nothing.model_copy(update={"chain_scorer": "base"}), bare), BaseChainScorer
+    )
     assert isinstance(planning_scorer(Settings(chain_scorer="base"), demo), BaseChainScorer)
     assert planning_scorer(Settings(chain_planning=False, chain_scorer="base"), demo) is None
     assert planning_scorer(tuned, None) is None
