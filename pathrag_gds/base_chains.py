@@ -102,13 +102,22 @@ class BaseChainScorer:
         return None
 
 
-def planning_scorer(settings: Settings, community_id: str | None) -> ChainScorers | None:
+#: Relationship types an ontology needs before the chain reader plans for it: over one type (an
+#: adopted LightRAG workspace's `RELATED_TO`) a plan chooses only direction and length, and the
+#: edges' own text, which no chain text holds, says which link a question asks.
+READER_MIN_RELATIONS = 2
+
+
+def planning_scorer(
+    settings: Settings, community_id: str | None, ontology: Ontology | None = None
+) -> ChainScorers | None:
     """The chain scorer a query plans with (None: no planning), as `chain_scorer` says.
 
     `auto`: the community's tuned model, else the chain reader, else none (path text alone: the
     base encoder's plans were measured mixed, docs/chains.md); `tuned`: the tuned model or none;
     `reader`: the chain reader always (none where there is no reader); `base`: the base encoder
-    always. `chain_planning` false, or no community: none.
+    always. `chain_planning` false, or no community: none. Under `auto`, the reader plans only for
+    an `ontology` of `READER_MIN_RELATIONS` relationship types or more.
 
     Raises:
         ModelError: the community's chain model folder (or the reader's) exists but is not usable.
@@ -124,6 +133,8 @@ def planning_scorer(settings: Settings, community_id: str | None) -> ChainScorer
     tuned = get_chain_scorer(settings, community_id)
     if tuned is not None or settings.chain_scorer == "tuned":
         return tuned
+    if ontology is not None and len(ontology.relation_names) < READER_MIN_RELATIONS:
+        return None
     return get_reader_scorer(settings)
 
 

@@ -312,7 +312,7 @@ class PathRag:
             if expander.follows_plans:
                 from pathrag_gds.base_chains import planning_scorer
 
-                chains = planning_scorer(s, community_id)
+                chains = planning_scorer(s, community_id, ontology)
                 ids = [sd.id for sd in seeds]
                 ctx.plans = topic_plans(chains, ctx, ontology, ids, s, given=seed_ids is not None)
 

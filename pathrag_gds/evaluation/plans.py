@@ -248,13 +248,13 @@ def plan_ranks(
     from pathrag_gds.seeding import seeds_by_id
 
     settings = settings or service.settings
-    scorer = planning_scorer(settings, community)
+    ontology = service.ontology_for(community, None)
+    scorer = planning_scorer(settings, community, ontology)
     if scorer is None:
         raise InvalidInput(
             f"community {community!r} has no chain model: run `python -m pathrag_gds tune --community "
             f"{community}` first, or rank with the untrained encoder (`--scorer base`)"
         )
-    ontology = service.ontology_for(community, None)
     scorer.check_ontology(ontology)
     # the topics' type labels, read as the search reads given seeds (its similarity needs a vector)
     ctx = QueryContext("eval plans", vector=[float(x) for x in service.embedder.encode_question("plans")])

@@ -58,6 +58,11 @@ def test_planning_scorer_follows_the_setting(tmp_path: Path) -> None:
     # no model of its own: the chain reader (it ships), else the untrained encoder
     reader = planning_scorer(Settings(chain_scorer="auto"), bare)
     assert isinstance(reader, ChainScorer) and reader.model_dir.name == READER_MODEL
+    one_relation = Ontology.from_mapping(
+        {"relationship_types": [{"type": "RELATED_TO", "source": ["Entity"], "target": ["Entity"]}]}
+    )
+    assert planning_scorer(Settings(chain_scorer="auto"), bare, one_relation) is None  # the edge text decides
+    assert planning_scorer(Settings(chain_scorer="auto"), bare, ONTO) is reader
     forced = planning_scorer(Settings(chain_scorer="reader"), demo)
     assert isinstance(forced, ChainScorer) and forced.model_dir.name == READER_MODEL
     (tmp_path / "all-MiniLM-L6-v2").symlink_to(Settings().models_dir / "all-MiniLM-L6-v2")
