@@ -419,12 +419,7 @@ def get_chain_scorer(settings: Settings | None, community_id: str | None) -> Cha
                 instead = NO_MODEL_INSTEAD.get(said, NO_MODEL_INSTEAD["tuned"])
                 log.warning(NO_MODEL_HINT.format(community=community_id, folder=folder, instead=instead))
             return None
-        key = (str(folder), s.quantization, s.threads)
-        scorer = _scorers.get(key)
-        if scorer is None:
-            scorer = ChainScorer(folder, quantization=s.quantization, threads=s.threads)
-            _scorers[key] = scorer
-        return scorer
+        return _cached(folder, s)
 
 
 def get_reader_scorer(settings: Settings | None = None) -> ChainScorer | None:
@@ -442,15 +437,21 @@ def get_reader_scorer(settings: Settings | None = None) -> ChainScorer | None:
     if not (folder / "manifest.json").is_file():
         return None
     with _lock:
-        key = (str(folder), s.quantization, s.threads)
-        scorer = _scorers.get(key)
-        if scorer is None:
+        # the chain texts of every graph it reads are encoded when first met, then kept on disk
+        return _cached(folder, s, stored=True)
+
+
+def _cached(folder: Path, s: Settings, stored: bool = False) -> ChainScorer:
+    """The process's scorer of `folder` under these settings (made once; call holding `_lock`)."""
+    key = (str(folder), s.quantization, s.threads)
+    scorer = _scorers.get(key)
+    if scorer is None:
+        scorer = _scorers[key] = ChainScorer(folder, quantization=s.quantization, threads=s.threads)
+        if stored:
             from pathrag_gds.scoring.registry import vector_store
 
-            scorer = _scorers[key] = ChainScorer(folder, quantization=s.quantization, threads=s.threads)
-            # the chain texts of every graph it reads are encoded when first met, then kept on disk
             scorer.store = vector_store(s, scorer.embedder)
-        return scorer
+    return scorer
 
 
 def reset_chain_scorers() -> None:

@@ -137,6 +137,7 @@ def package_reader(
     if staging.exists():
         shutil.rmtree(staging)
     model_dir.parent.mkdir(parents=True, exist_ok=True)
+    counts = {src.community: len(src.rows) for src in sources}
     t0 = time.perf_counter()
     try:
         exported = export_embedding(staging.parent, source=trained, name=staging.name, progress=False)
@@ -150,7 +151,7 @@ def package_reader(
         manifest["kind"] = "chain-scorer"
         manifest["chain"] = {
             "temperature": training.get("config", {}).get("temperature", 0.05),
-            "reader": {"sources": {src.community: len(src.rows) for src in sources}, **training},
+            "reader": {"sources": counts, **training},
             "options": {"max_depth": 3},
             "data": "questions generated from the source graphs and their ontologies; no benchmark file read",
         }
@@ -176,7 +177,7 @@ def package_reader(
     reset_chain_scorers()
     return ReaderResult(
         model_dir,
-        {src.community: len(src.rows) for src in sources},
+        counts,
         near.get("top1_with"),
         {"export_and_fit": time.perf_counter() - t0},
     )
